@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkio: issue one kind of block I/O from user space and print the errno
+ * the syscall returned by name ("ok", "EIO", "ENOLINK", ...), so tests can
+ * check exactly what an injected status turns into.
+ *
+ *   blkio [-n COUNT] OP DEV OFFSET LEN
+ *
+ * OP is read or write (O_DIRECT pread/pwrite), discard (BLKDISCARD), wzero
+ * (BLKZEROOUT, which falls back to plain writes on devices without write
+ * zeroes support), zreset, zopen, zclose, zfinish (zone ioctls on the zones
+ * in the range), or flush (fsync, an empty write with REQ_PREFLUSH; OFFSET
+ * and LEN are ignored).  OFFSET and LEN are
+ * bytes.  With -n the I/O is repeated COUNT times and one line per result
+ * kind is printed as "NAME COUNT", sorted by name.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/blkzoned.h>
+#include <linux/fs.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include "errname.h"
+
+#define MAX_KINDS 32
+
+struct tally {
+	int err;
+	unsigned long count;
+};
+
+static int do_io(const char *op, int fd, uint64_t off, uint64_t len,
+		 void *buf)
+{
+	uint64_t range[2] = { off, len };
+	struct blk_zone_range zr = { off >> 9, len >> 9 };
+	ssize_t ret;
+	int r;
+
+	if (!strcmp(op, "read") || !strcmp(op, "write")) {
+		ret = op[0] == 'r' ? pread(fd, buf, len, off) :
+				     pwrite(fd, buf, len, off);
+		if (ret < 0)
+			return errno;
+		return (uint64_t)ret == len ? 0 : EIO;
+	}
+	if (!strcmp(op, "flush"))
+		r = fsync(fd);
+	else if (!strcmp(op, "discard"))
+		r = ioctl(fd, BLKDISCARD, range);
+	else if (!strcmp(op, "wzero"))
+		r = ioctl(fd, BLKZEROOUT, range);
+	else if (!strcmp(op, "zreset"))
+		r = ioctl(fd, BLKRESETZONE, &zr);
+	else if (!strcmp(op, "zopen"))
+		r = ioctl(fd, BLKOPENZONE, &zr);
+	else if (!strcmp(op, "zclose"))
+		r = ioctl(fd, BLKCLOSEZONE, &zr);
+	else if (!strcmp(op, "zfinish"))
+		r = ioctl(fd, BLKFINISHZONE, &zr);
+	else
+		return -1;
+	return r < 0 ? errno : 0;
+}
+
+static void count_result(struct tally *t, int *nkinds, int err)
+{
+	int i;
+
+	for (i = 0; i < *nkinds; i++) {
+		if (t[i].err == err) {
+			t[i].count++;
+			return;
+		}
+	}
+	if (*nkinds < MAX_KINDS) {
+		t[*nkinds].err = err;
+		t[*nkinds].count = 1;
+		(*nkinds)++;
+	}
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct tally *x = a, *y = b;
+	char nx[16];
+
+	snprintf(nx, sizeof(nx), "%s", errname(x->err));
+	return strcmp(nx, errname(y->err));
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: blkio [-n COUNT] OP DEV OFFSET LEN\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct tally tally[MAX_KINDS];
+	unsigned long count = 1, i;
+	int nkinds = 0, fd, err, opt;
+	uint64_t off, len;
+	void *buf = NULL;
+
+	while ((opt = getopt(argc, argv, "n:")) != -1) {
+		if (opt != 'n')
+			usage();
+		count = strtoul(optarg, NULL, 0);
+	}
+	if (argc - optind != 4 || count == 0)
+		usage();
+	off = strtoull(argv[optind + 2], NULL, 0);
+	len = strtoull(argv[optind + 3], NULL, 0);
+
+	fd = open(argv[optind + 1], O_RDWR | O_DIRECT);
+	if (fd < 0) {
+		fprintf(stderr, "blkio: open %s: %s\n", argv[optind + 1],
+			strerror(errno));
+		return 2;
+	}
+	if (len && posix_memalign(&buf, 4096, len)) {
+		fprintf(stderr, "blkio: out of memory\n");
+		return 2;
+	}
+	if (buf)
+		memset(buf, 0xa5, len);
+
+	for (i = 0; i < count; i++) {
+		err = do_io(argv[optind], fd, off, len, buf);
+		if (err < 0)
+			usage();
+		count_result(tally, &nkinds, err);
+	}
+	if (count == 1) {
+		printf("%s\n", errname(tally[0].err));
+	} else {
+		qsort(tally, nkinds, sizeof(tally[0]), by_name);
+		for (i = 0; i < (unsigned long)nkinds; i++)
+			printf("%s %lu\n", errname(tally[i].err), tally[i].count);
+	}
+	free(buf);
+	close(fd);
+	return 0;
+}

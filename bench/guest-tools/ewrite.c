@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ewrite: write(2) exactly the given bytes to a file in one call and print
+ * "ok" or the errno by name.  The shell's echo cannot do an empty write or
+ * report the errno, which the rule-parser tests need.
+ *
+ *   ewrite FILE STRING       write STRING (no newline added)
+ *   ewrite -z FILE           a zero-length write
+ *   ewrite -s SIZE FILE      write SIZE bytes of 'a'
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "errname.h"
+
+int main(int argc, char **argv)
+{
+	const char *path, *data = "";
+	char *fill = NULL;
+	size_t len = 0;
+	ssize_t ret;
+	int fd;
+
+	if (argc == 3 && !strcmp(argv[1], "-z")) {
+		path = argv[2];
+	} else if (argc == 4 && !strcmp(argv[1], "-s")) {
+		len = strtoul(argv[2], NULL, 0);
+		fill = malloc(len ? len : 1);
+		if (!fill)
+			return 2;
+		memset(fill, 'a', len);
+		data = fill;
+		path = argv[3];
+	} else if (argc == 3) {
+		path = argv[1];
+		data = argv[2];
+		len = strlen(data);
+	} else {
+		fprintf(stderr, "usage: ewrite FILE STRING | -z FILE | -s SIZE FILE\n");
+		return 2;
+	}
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0) {
+		fprintf(stderr, "ewrite: open %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	ret = write(fd, data, len);
+	printf("%s\n", ret < 0 ? errname(errno) : "ok");
+	close(fd);
+	free(fill);
+	return 0;
+}

@@ -1,0 +1,261 @@
+#!/usr/bin/env bash
+# Kernel trees and builds, all under $CACHE (never in the repository).
+#
+#   kernel.sh tree NAME              sync source tree NAME with its patches
+#   kernel.sh build CONFIG...        build configs out of tree (O=)
+#   kernel.sh check                  apply, build and checkpatch each prefix
+#
+# A tree is the pristine linux-source-6.12 plus a patch list.  When the patch
+# list changes, only files whose content changed are rewritten, so make and
+# ccache rebuild only what the change touched.
+set -euo pipefail
+
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+SOURCE_PKG=linux-source-6.12
+SOURCE_TARBALL=/usr/src/linux-source-6.12.tar.xz
+PATCH_DIR=$REPO_DIR/patches
+JOBS=${JOBS:-$(nproc)}
+
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+export CCACHE_BASEDIR=$CACHE
+export CCACHE_NOHASHDIR=1
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+export KBUILD_BUILD_USER=blkinject KBUILD_BUILD_HOST=bench
+
+pristine_dir() { printf '%s/src/pristine\n' "$CACHE"; }
+
+# Extract the Debian source tarball once per package version.
+ensure_pristine() {
+	local dir version
+	dir=$(pristine_dir)
+	[[ -f $SOURCE_TARBALL ]] || die "$SOURCE_TARBALL missing: run 'make deps' (apt-get install $SOURCE_PKG)"
+	version=$(dpkg-query -W -f='${Version}' "$SOURCE_PKG")
+	if [[ -f $dir/.blkinject-version && $(cat "$dir/.blkinject-version") == "$version" ]]; then
+		return
+	fi
+	log "extracting $SOURCE_PKG $version into $dir"
+	rm -rf "$dir" "$dir.tmp" "$CACHE"/src/tree-*
+	mkdir -p "$dir.tmp"
+	tar -xJf "$SOURCE_TARBALL" -C "$dir.tmp" --strip-components=1
+	printf '%s\n' "$version" >"$dir.tmp/.blkinject-version"
+	mv "$dir.tmp" "$dir"
+}
+
+# The patch files of a tree, one absolute path a line, in order.
+tree_patches() {
+	local name=$1 line p
+	line=$(awk -v n="$name" '$1 == n' "$BENCH_DIR/configs/trees")
+	[[ -n $line ]] || die "unknown tree '$name' (see bench/configs/trees)"
+	while read -r p; do
+		[[ -z $p || $p == \#* ]] && continue
+		printf '%s/%s\n' "$PATCH_DIR" "$p"
+	done <"$PATCH_DIR/series"
+	for p in $line; do
+		[[ $p == "$name" ]] && continue
+		printf '%s/%s\n' "$PATCH_DIR" "$p"
+	done
+}
+
+# Paths a patch touches.
+patch_files() {
+	sed -n -e 's|^+++ b/||p' -e 's|^--- a/||p' "$@" | sort -u
+}
+
+# sync_tree DIR PATCH...: make DIR the pristine tree plus PATCHes.
+sync_tree() {
+	local dir=$1 pristine stage hash p f
+	shift
+	pristine=$(pristine_dir)
+	hash=$(cat "$@" </dev/null | sha256sum | cut -c1-16)
+	if [[ -f $dir/.blkinject-patches && $(cat "$dir/.blkinject-patches") == "$hash" ]]; then
+		return
+	fi
+	if [[ ! -d $dir ]]; then
+		log "copying pristine tree to $dir"
+		cp -a "$pristine" "$dir.tmp"
+		: >"$dir.tmp/.blkinject-touched"
+		mv "$dir.tmp" "$dir"
+	fi
+	stage=$(mktemp -d "$CACHE/src/stage.XXXXXX")
+	# shellcheck disable=SC2064
+	trap "rm -rf '$stage'" RETURN
+	{ cat "$dir/.blkinject-touched"; [[ $# -eq 0 ]] || patch_files "$@"; } |
+		sort -u >"$stage.files"
+	while read -r f; do
+		if [[ -f $pristine/$f ]]; then
+			mkdir -p "$stage/tree/$(dirname "$f")"
+			cp -p "$pristine/$f" "$stage/tree/$f"
+		fi
+	done <"$stage.files"
+	mkdir -p "$stage/tree"
+	for p in "$@"; do
+		[[ -f $p ]] || die "patch $p listed but missing"
+		if ! patch -d "$stage/tree" -p1 --batch --forward --fuzz=0 \
+			--no-backup-if-mismatch -r - <"$p" >"$stage/patch.log" 2>&1; then
+			die_with_log "patch $(basename "$p") does not apply" "$stage/patch.log"
+		fi
+	done
+	# Copy back only files whose content changed, to keep make incremental.
+	while read -r f; do
+		if [[ -f $stage/tree/$f ]]; then
+			if ! cmp -s "$stage/tree/$f" "$dir/$f"; then
+				mkdir -p "$dir/$(dirname "$f")"
+				cp "$stage/tree/$f" "$dir/$f"
+			fi
+		else
+			rm -f "$dir/$f"
+		fi
+	done <"$stage.files"
+	rm -f "$stage.files"
+	{ [[ $# -eq 0 ]] || patch_files "$@"; } >"$dir/.blkinject-touched"
+	printf '%s\n' "$hash" >"$dir/.blkinject-patches"
+}
+
+tree_dir() { printf '%s/src/tree-%s\n' "$CACHE" "$1"; }
+
+cmd_tree() {
+	local name=$1 patches
+	ensure_pristine
+	mapfile -t patches < <(tree_patches "$name")
+	log "tree $name: ${#patches[@]} patches"
+	sync_tree "$(tree_dir "$name")" "${patches[@]}"
+}
+
+# Symbols a fragment asks for, as "CONFIG_X=v" lines ("n" for "is not set").
+fragment_symbols() {
+	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' \
+		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' "$@"
+}
+
+# Fail when kconfig dropped or changed a symbol a fragment asked for.
+verify_config() {
+	local out=$1 sym want got bad=0
+	shift
+	while IFS='=' read -r sym want; do
+		got=$(sed -n -e "s/^$sym=\(.*\)$/\1/p" -e "s/^# $sym is not set$/n/p" "$out/.config")
+		got=${got:-n}
+		if [[ $got != "$want" ]]; then
+			printf 'error: %s=%s requested, kconfig gave %s\n' "$sym" "$want" "$got" >&2
+			bad=1
+		fi
+	done < <(fragment_symbols "$@")
+	return $bad
+}
+
+# configure SRC OUT FRAGMENT...: tinyconfig plus fragments into OUT/.config.
+configure() {
+	local src=$1 out=$2
+	shift 2
+	mkdir -p "$out"
+	make -C "$src" O="$out" -s tinyconfig >"$out/config.log" 2>&1 ||
+		die_with_log "tinyconfig failed" "$out/config.log"
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" \
+		>>"$out/config.log" 2>&1 || die_with_log "merge_config failed" "$out/config.log"
+	make -C "$src" O="$out" -s olddefconfig >>"$out/config.log" 2>&1 ||
+		die_with_log "olddefconfig failed" "$out/config.log"
+}
+
+# make_kernel SRC OUT LABEL: build bzImage and modules, install modules.
+make_kernel() {
+	local src=$1 out=$2 label=$3
+	log "$label: make -j$JOBS bzImage modules (log: $out/build.log)"
+	if ! make -C "$src" O="$out" -j"$JOBS" CC="ccache gcc" bzImage modules \
+		>"$out/build.log" 2>&1; then
+		die_with_log "$label: kernel build failed" "$out/build.log"
+	fi
+	rm -rf "$out/modroot"
+	make -C "$src" O="$out" -s INSTALL_MOD_PATH="$out/modroot" modules_install \
+		>>"$out/build.log" 2>&1 || die_with_log "$label: modules_install failed" "$out/build.log"
+}
+
+# What a build depends on besides the tree: fragments and this script.
+build_inputs_hash() {
+	local cfg=$1
+	cat "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")" "$0" |
+		sha256sum | cut -c1-16
+}
+
+build_one() {
+	local cfg=$1 label=$2 tree src out stamp t0
+	tree=$(config_tree "$cfg")
+	cmd_tree "$tree"
+	src=$(tree_dir "$tree")
+	out=$(kernel_build_dir "$cfg")
+	stamp="$(cat "$src/.blkinject-patches") $(build_inputs_hash "$cfg")"
+	if [[ -f $out/.blkinject-stamp && $(cat "$out/.blkinject-stamp") == "$stamp" &&
+		-f $out/arch/x86/boot/bzImage ]]; then
+		log "$label: up to date ($out)"
+		return
+	fi
+	t0=$(date +%s)
+	rm -f "$out/.blkinject-stamp"
+	log "$label: configuring from tinyconfig + common.config + $cfg.config"
+	configure "$src" "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")"
+	verify_config "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")" ||
+		die "$label: .config does not match the fragments (see $out/config.log)"
+	make_kernel "$src" "$out" "$label"
+	printf '%s\n' "$stamp" >"$out/.blkinject-stamp"
+	log "$label: built in $(($(date +%s) - t0))s: $out/arch/x86/boot/bzImage"
+}
+
+cmd_build() {
+	local configs i=0 cfg
+	configs=("$@")
+	[[ ${#configs[@]} -gt 0 ]] || mapfile -t configs < <(all_configs)
+	for cfg in "${configs[@]}"; do
+		i=$((i + 1))
+		build_one "$cfg" "[kernel $i/${#configs[@]}] $cfg"
+	done
+}
+
+checkpatch() {
+	"$(pristine_dir)/scripts/checkpatch.pl" --strict --no-tree \
+		--ignore FILE_PATH_CHANGES "$@"
+}
+
+# Apply the series to a pristine tree, build every prefix of it and run
+# checkpatch on every patch, the ablation patches included.
+cmd_check() {
+	local patches extra src out i n p failed=0
+	ensure_pristine
+	mapfile -t patches < <(tree_patches main)
+	n=${#patches[@]}
+	for p in "${patches[@]}" "$PATCH_DIR"/ablation/*.patch; do
+		if checkpatch "$p" >"$CACHE/checkpatch.log" 2>&1; then
+			log "checkpatch ok: ${p#"$PATCH_DIR"/}"
+		else
+			cat "$CACHE/checkpatch.log" >&2
+			log "checkpatch FAILED: ${p#"$PATCH_DIR"/}"
+			failed=1
+		fi
+	done
+	[[ $failed -eq 0 ]] || die "checkpatch found problems"
+	src=$(tree_dir check)
+	out=$(kernel_build_dir check)
+	for ((i = 1; i <= n; i++)); do
+		log "[prefix $i/$n] ${patches[i - 1]##*/}"
+		sync_tree "$src" "${patches[@]:0:i}"
+		configure "$src" "$out" "$BENCH_DIR/configs/common.config" "$BENCH_DIR/configs/on.config"
+		make_kernel "$src" "$out" "[prefix $i/$n]"
+	done
+	for extra in "$PATCH_DIR"/ablation/*.patch; do
+		log "[ablation] ${extra##*/} applies on the series"
+		sync_tree "$src" "${patches[@]}" "$extra"
+	done
+	log "patches-check: all $n prefixes build, checkpatch clean"
+}
+
+main() {
+	local cmd=${1:-}
+	[[ $# -gt 0 ]] && shift
+	case $cmd in
+	tree) [[ $# -eq 1 ]] || die "usage: kernel.sh tree NAME"; cmd_tree "$1" ;;
+	build) cmd_build "$@" ;;
+	check) cmd_check ;;
+	*) die "usage: kernel.sh tree NAME | build [CONFIG...] | check" ;;
+	esac
+}
+
+main "$@"
