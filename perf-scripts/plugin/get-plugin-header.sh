@@ -1,0 +1,104 @@
+#!/bin/bash
+# Fetch qemu-plugin.h matching the installed Debian QEMU into a cache dir.
+#
+# Usage: get-plugin-header.sh DEST_DIR      (e.g. /var/cache/blkinject-bench/qemu-plugin)
+#
+# Debian ships QEMU with TCG plugin support but no binary package contains
+# include/qemu/qemu-plugin.h, so we take it from Debian's qemu source package
+# (the upstream orig tarball). Needs root (edits APT sources, apt-get update)
+# unless the header is already present, in which case nothing is done.
+set -euo pipefail
+
+die() { echo "get-plugin-header: error: $*" >&2; exit 1; }
+log() { echo "get-plugin-header: $*" >&2; }
+
+[[ $# -eq 1 ]] || die "usage: $0 DEST_DIR"
+dest=$1
+header="$dest/qemu-plugin.h"
+
+# Idempotent: an existing header is trusted (it was verified when installed).
+if [[ -f $header ]]; then
+    exit 0
+fi
+
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not installed"
+[[ $(id -u) -eq 0 ]] || die "must run as root (needs to edit APT sources and run apt-get)"
+
+# Installed QEMU version, e.g. "7.2.22" -> major 7, minor 2.
+qemu_ver=$(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([0-9][0-9.]*\).*/\1/p')
+[[ -n $qemu_ver ]] || die "cannot parse 'qemu-system-x86_64 --version'"
+qemu_major=${qemu_ver%%.*}
+qemu_minor=${qemu_ver#*.}; qemu_minor=${qemu_minor%%.*}
+
+# 1. Enable deb-src in the deb822 Debian sources (only where missing, so
+#    repeated runs never duplicate it).
+sources=/etc/apt/sources.list.d/debian.sources
+changed=0
+if [[ -f $sources ]]; then
+    if grep -Eq '^Types:' "$sources" &&
+       grep -E '^Types:' "$sources" | grep -Evq '[[:space:]]deb-src([[:space:]]|$)'; then
+        log "adding deb-src to Types: lines in $sources"
+        sed -i -E '/^Types:/{/[[:space:]]deb-src([[:space:]]|$)/!s/[[:space:]]*$/ deb-src/}' "$sources"
+        changed=1
+    fi
+elif ! grep -Eqs '^[[:space:]]*deb-src[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list; then
+    die "no $sources and no deb-src lines in /etc/apt/sources.list*; add a deb-src entry for Debian main"
+fi
+
+# 2. Refresh indices if we changed sources or source indices are missing.
+if [[ $changed -eq 1 ]] || ! apt-cache showsrc qemu >/dev/null 2>&1; then
+    log "apt-get update"
+    apt-get update -qq
+fi
+apt-cache showsrc qemu >/dev/null 2>&1 || die "apt cannot find source package 'qemu' even after apt-get update"
+
+# 3. Download the source package matching the installed binary if still
+#    available, else the current one (same upstream orig tarball within a
+#    Debian release; the version check below catches a real mismatch).
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+src_ver=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null || true)
+cd "$tmp"
+if [[ -z $src_ver ]] || ! apt-get source -qq --download-only "qemu=$src_ver" >/dev/null 2>&1; then
+    log "source for installed version '${src_ver:-?}' not available, using current qemu source"
+    apt-get source -qq --download-only qemu >/dev/null
+fi
+
+shopt -s nullglob
+origs=(qemu_*.orig.tar.*)
+shopt -u nullglob
+[[ ${#origs[@]} -eq 1 ]] || die "expected exactly one qemu_*.orig.tar.* in download, found: ${origs[*]:-none}"
+orig=${origs[0]}
+
+# 4. Extract only the header and the VERSION file (top dir is qemu-X.Y.Z).
+tar -xf "$orig" --wildcards --no-wildcards-match-slash \
+    'qemu-*/include/qemu/qemu-plugin.h' 'qemu-*/VERSION' ||
+    die "could not extract qemu-*/include/qemu/qemu-plugin.h from $orig"
+shopt -s nullglob
+hdrs=(qemu-*/include/qemu/qemu-plugin.h)
+vers=(qemu-*/VERSION)
+shopt -u nullglob
+[[ ${#hdrs[@]} -eq 1 && ${#vers[@]} -eq 1 ]] || die "unexpected layout of $orig"
+
+# 5. Verify the header belongs to the installed QEMU. The source tree version
+#    must have the same major.minor as the binary, and QEMU_PLUGIN_VERSION (the
+#    plugin API version, not the QEMU version) must be the one known for that
+#    QEMU major. QEMU itself also refuses plugins built for an unsupported API.
+tree_ver=$(tr -d '[:space:]' < "${vers[0]}")
+[[ ${tree_ver%.*} == "$qemu_major.$qemu_minor" ]] ||
+    die "header is from QEMU $tree_ver but installed QEMU is $qemu_ver"
+api_ver=$(sed -n 's/^#define QEMU_PLUGIN_VERSION[[:space:]]\+\([0-9]\+\).*/\1/p' "${hdrs[0]}")
+[[ -n $api_ver ]] || die "no QEMU_PLUGIN_VERSION in header"
+case $qemu_major in
+    6|7) want_api=1 ;;
+    *) want_api="" ;;
+esac
+if [[ -n $want_api && $api_ver != "$want_api" ]]; then
+    die "header QEMU_PLUGIN_VERSION=$api_ver, expected $want_api for QEMU $qemu_major.x"
+fi
+
+# 6. Install atomically so a half-written header never looks "present".
+mkdir -p "$dest"
+install -m 0644 "${hdrs[0]}" "$header.tmp.$$"
+mv -f "$header.tmp.$$" "$header"
+log "installed $header (QEMU $tree_ver source, QEMU_PLUGIN_VERSION=$api_ver, from $orig)"
