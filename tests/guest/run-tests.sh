@@ -1,0 +1,50 @@
+#!/bin/sh
+# Guest side of the test runner: runs each test in /bench/tests/block, in
+# order, compares its output with the golden .out file, checks the kernel
+# log for reports after each test, and prints one "TEST name RESULT" line
+# per test (details indented below a failure).
+set -u
+cd /bench/tests/block || exit 1
+SPLAT='(BUG: |Oops|WARNING: |general protection fault|KASAN: |UBSAN: |kernel BUG|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|kmemleak: [0-9]+ new suspected|jump label: negative count)'
+mkdir -p /tmp/out
+
+all_tests() {
+	for f in [0-9]*; do
+		case $f in *.out) ;; *) echo "$f" ;; esac
+	done
+}
+
+for t in ${TESTS:-$(all_tests)}; do
+	[ -f "$t" ] || { echo "TEST $t FAIL no such test"; continue; }
+	dmesg -c >/dev/null
+	start=$(cut -d' ' -f1 /proc/uptime)
+	sh "./$t" >"/tmp/out/$t" 2>&1
+	rc=$?
+	end=$(cut -d' ' -f1 /proc/uptime)
+	dmesg >"/tmp/out/$t.dmesg"
+	took=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1fs", b - a }')
+	if [ $rc -eq 77 ]; then
+		echo "TEST $t SKIP $(tail -1 "/tmp/out/$t" | sed 's/^SKIP: //')"
+		continue
+	fi
+	reason=""
+	if grep -Eq "$SPLAT" "/tmp/out/$t.dmesg"; then
+		reason="kernel report: $(grep -Em1 "$SPLAT" "/tmp/out/$t.dmesg" | cut -c1-100)"
+	elif [ $rc -ne 0 ]; then
+		reason="exit status $rc"
+	elif [ -f "$t.out" ] && ! diff -u "$t.out" "/tmp/out/$t" >"/tmp/out/$t.diff"; then
+		reason="output differs from $t.out"
+	fi
+	if [ -z "$reason" ]; then
+		echo "TEST $t PASS $took"
+	else
+		echo "TEST $t FAIL $reason"
+		if [ -s "/tmp/out/$t.diff" ]; then
+			sed 's/^/    /' "/tmp/out/$t.diff"
+		else
+			tail -20 "/tmp/out/$t" | sed 's/^/    /'
+		fi
+		grep -E -A12 "$SPLAT" "/tmp/out/$t.dmesg" | head -30 | sed 's/^/    dmesg: /'
+	fi
+done
+exit 0

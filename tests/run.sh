@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The test command: host-side unit tests, then the functional tests in
+# tests/block booted in QEMU on each of TEST_CONFIGS (default: debug on).
+# One line per test; the last line is "N passed, N failed".
+#
+#   TEST_CONFIGS="on" TESTS="001-readback 007-invalid" tests/run.sh
+set -euo pipefail
+
+TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
+. "$TESTS_DIR/../bench/lib.sh"
+
+TEST_CONFIGS=${TEST_CONFIGS:-debug on}
+TEST_TIMEOUT=${TEST_TIMEOUT:-1200}
+PASSED=0
+FAILED=0
+SKIPPED=0
+FAILURES=()
+
+result() {
+	local name=$1 verdict=$2 detail=${3:-}
+	printf '%-44s %s %s\n' "$name" "$verdict" "$detail"
+	case $verdict in
+	PASS) PASSED=$((PASSED + 1)) ;;
+	SKIP) SKIPPED=$((SKIPPED + 1)) ;;
+	*) FAILED=$((FAILED + 1)); FAILURES+=("$name") ;;
+	esac
+}
+
+# host_test NAME COMMAND...: a host-side test passes when COMMAND exits 0.
+host_test() {
+	local name=$1 logfile
+	shift
+	logfile=$(mktemp)
+	if "$@" >"$logfile" 2>&1; then
+		result "host/$name" PASS
+	else
+		result "host/$name" FAIL "(last lines below)"
+		tail -n 15 "$logfile" | sed 's/^/    /'
+	fi
+	rm -f "$logfile"
+}
+
+shell_scripts() {
+	cd "$REPO_DIR" && git ls-files | while read -r f; do
+		[[ -f $f ]] || continue
+		case $f in
+		*.sh | bench/run-guest | bench/guest/init) printf '%s\n' "$f" ;;
+		tests/block/[0-9]*[!t]) [[ $f == *.out ]] || printf '%s\n' "$f" ;;
+		esac
+	done
+}
+
+lint_shell() {
+	local files
+	mapfile -t files < <(shell_scripts)
+	cd "$REPO_DIR" && shellcheck -x "${files[@]}"
+}
+
+build_c_tools() {
+	local out f
+	out=$(mktemp -d)
+	for f in "$REPO_DIR"/bench/guest-tools/*.c "$REPO_DIR"/perf-scripts/*.c; do
+		gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$out/$(basename "$f" .c)" "$f" || return 1
+	done
+	rm -rf "$out"
+}
+
+checkpatch_series() {
+	local p
+	"$BENCH_DIR/kernel.sh" tree main >/dev/null
+	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch; do
+		"$CACHE/src/pristine/scripts/checkpatch.pl" --strict --no-tree \
+			--ignore FILE_PATH_CHANGES -q "$p" || return 1
+	done
+}
+
+run_host_tests() {
+	host_test "benchstat unit tests" bash "$REPO_DIR/bench/stats/test.sh"
+	[[ ! -f $REPO_DIR/plots/test.sh ]] || host_test "plots unit tests" bash "$REPO_DIR/plots/test.sh"
+	host_test "shellcheck" lint_shell
+	host_test "C tools build with -Wall -Wextra -Werror" build_c_tools
+	host_test "checkpatch --strict on every patch" checkpatch_series
+}
+
+# The address of the error-injection gate in submit_bio_noacct_nocheck.
+gate_address() {
+	local build=$1 tool=$CACHE/tools/jump-sites
+	mkdir -p "$CACHE/tools"
+	gcc -std=c11 -O2 -o "$tool" "$REPO_DIR/perf-scripts/jump-sites.c"
+	"$tool" "$build/vmlinux" blk_error_injection_enabled 2>/dev/null |
+		awk '$2 ~ /^submit_bio_noacct_nocheck\+/ { print $1; exit }'
+}
+
+# run_guest_tests CONFIG: boot once, run every test, report each.
+run_guest_tests() {
+	local cfg=$1
+	local out=$CACHE/test-runs/$cfg status=0 gate line name verdict detail t
+	local -A reported=()
+	gate=$(gate_address "$(kernel_build_dir "$cfg")" || true)
+	log "tests: booting $cfg (gate site ${gate:-none})"
+	"$BENCH_DIR/run-guest" -c "$cfg" -s 2 -t "$TEST_TIMEOUT" -o "$out" \
+		-f "$TESTS_DIR" -e "BENCH_GATE_ADDR=$gate" -e "TESTS=${TESTS:-}" \
+		"$TESTS_DIR/guest/run-tests.sh" || status=$?
+	while IFS= read -r line; do
+		if [[ $line =~ ^TEST\ ([^ ]+)\ (PASS|FAIL|SKIP)\ ?(.*)$ ]]; then
+			name=${BASH_REMATCH[1]} verdict=${BASH_REMATCH[2]} detail=${BASH_REMATCH[3]}
+			reported[$name]=1
+			result "$cfg/$name" "$verdict" "$detail"
+		elif [[ $line == "    "* ]]; then
+			printf '%s\n' "$line"
+		fi
+	done <"$out/result.log"
+	for t in "$TESTS_DIR"/block/[0-9]*; do
+		name=${t##*/}
+		[[ $name == *.out ]] && continue
+		[[ -n ${TESTS:-} && " $TESTS " != *" $name "* ]] && continue
+		[[ -n ${reported[$name]:-} ]] || result "$cfg/$name" FAIL "(not run: boot ended early)"
+	done
+	if [[ $status != 0 ]]; then
+		result "$cfg/boot" FAIL "$(sed -n 's/^verdict=//p' "$out/meta")"
+	fi
+}
+
+main() {
+	local cfg
+	log "tests: host-side checks"
+	run_host_tests
+	# shellcheck disable=SC2086
+	"$BENCH_DIR/kernel.sh" build $TEST_CONFIGS
+	for cfg in $TEST_CONFIGS; do
+		run_guest_tests "$cfg"
+	done
+	if [[ $FAILED -gt 0 ]]; then
+		printf 'failed: %s\n' "${FAILURES[*]}"
+	fi
+	if [[ $SKIPPED -gt 0 ]]; then
+		printf '%d passed, %d failed, %d skipped\n' "$PASSED" "$FAILED" "$SKIPPED"
+	else
+		printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
+	fi
+	[[ $FAILED -eq 0 ]]
+}
+
+main "$@"
