@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Install, with apt-get, the Debian packages the project needs.  Does
+# nothing (and needs no network) when they are all installed already.
+set -euo pipefail
+
+PACKAGES=(
+	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
+	patch ccache cpio xz-utils kmod
+	qemu-system-x86 busybox-static fio xfsprogs dmsetup linux-perf
+	gnuplot-nox jq shellcheck
+)
+
+missing_packages() {
+	local p
+	for p in "${PACKAGES[@]}"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			printf '%s\n' "$p"
+	done
+}
+
+main() {
+	local missing
+	mapfile -t missing < <(missing_packages)
+	if [[ ${#missing[@]} -eq 0 ]]; then
+		echo "deps: all ${#PACKAGES[@]} packages installed"
+		return
+	fi
+	echo "deps: installing ${missing[*]}"
+	[[ $(id -u) == 0 ]] || { echo "deps: need root for apt-get" >&2; exit 1; }
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		"${missing[@]}" >/dev/null
+	echo "deps: done"
+}
+
+main "$@"
