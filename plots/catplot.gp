@@ -1,0 +1,114 @@
+# plots/catplot.gp: a categorical figure, one panel per workload, x = the
+# states, one point (or bar) per config within each state, coloured by
+# config.  Loaded by iops.gp, relative.gp, insns-per-call.gp and cycles.gp,
+# which set the figure-specific variables below; the rest comes from the
+# driver (see common.gp), plus:
+#   npanels   number of panels (PREFIX.p1 .. PREFIX.pN, see reshape.awk)
+# Figure variables:
+#   ylabel    y axis label
+#   style     'points' (median with CI error bars) or 'bars' (from 0, or
+#             from the bottom of a log axis, with value labels on top)
+#   logy      1 = log y axis (bars with a wide value range)
+#   band      > 0: shade -band..+band on y (relative threshold), 0 = none
+#   zeroline  1 = draw y = 0
+#   clip      > 0: (points) the y axis shows at most -clip..+clip; values
+#             beyond are drawn as a triangle at the edge with the value
+#             printed next to it (so that one large change does not squash
+#             the +-band); 0 = show everything
+
+if (!exists("style")) style = 'points'
+keykind = (style eq 'bars') ? 'box' : 'pt'
+load plotdir . '/common.gp'
+if (!exists("logy")) logy = 0
+if (!exists("band")) band = 0
+if (!exists("zeroline")) zeroline = 0
+if (!exists("clip")) clip = 0
+
+# rotated state names (x tics) need more room below each plot area
+anyrot = 0
+do for [p=1:npanels] {
+	load sprintf('%s.p%d.gp', prefix, p)
+	if (prot) { anyrot = 1 }
+}
+# hdr (title block and key, px) comes from common.gp
+ph = anyrot ? 380 : 345     # per panel, including its title and x tic labels (px)
+bot = anyrot ? 105 : 60     # below the last plot area: the state names
+gap = anyrot ? 150 : 115    # between plot areas: tic labels + next panel title
+H = 1.0 * (hdr + npanels * ph)
+eval setterm(int(W), int(H))
+set output out
+
+set multiplot layout npanels, 1 title title font F_title \
+	margins 95.0 / W, 1 - 25.0 / W, bot / H, 1 - hdr / H spacing 0, gap / H
+
+# Plot commands are built as strings for eval, so that optional elements
+# are only added when they have data (gnuplot would warn about an empty
+# selection even inside an empty 'for' iteration).
+errbars = "dat using 1:2:3:4:5 with yerrorbars lc variable lw 1.5 pt -1 notitle, "
+
+do for [p=1:npanels] {
+	dat = sprintf('%s.p%d.dat', prefix, p)
+	load sprintf('%s.p%d.gp', prefix, p)
+	set title ptitle font F_panel offset 0, -0.3
+	set ylabel ylabel font F_base
+	unset object
+	unset label
+	unset logscale y
+	set format y '%g'
+	if (p == 1) {
+		eval setsubs
+		load plotdir . '/key.gp'
+	}
+
+	if (style eq 'bars') {
+		if (logy) {
+			set logscale y
+			ylo = 10 ** floor(log10(pymin))
+			set yrange [ylo : pymax * 6]
+		} else {
+			ylo = 0
+			set yrange [0 : pymax * 1.22]
+		}
+		cmd = "plot dat using 1:2:($1 - 0.5 * pbw):($1 + 0.5 * pbw):(ylo):2:5 with boxxyerror lc variable notitle, " \
+			. (pnerr > 0 ? errbars : "") \
+			. "dat using 1:2:6 with labels rotate by 90 left offset 0, 0.35 font F_small notitle"
+		eval cmd
+	} else {
+		lo_ = pymin
+		hi_ = pymax
+		offlo = 0
+		offhi = 0
+		if (clip > 0) {
+			if (pvmin < -clip) { offlo = 1 }
+			if (pvmax > clip) { offhi = 1 }
+			if (lo_ < -clip) { lo_ = -clip }
+			if (hi_ > clip) { hi_ = clip }
+		}
+		if (band > 0) {
+			if (lo_ > -1.5 * band) { lo_ = -1.5 * band }
+			if (hi_ < 1.5 * band) { hi_ = 1.5 * band }
+			set object 1 rectangle from graph 0, first -band to graph 1, first band \
+				fc rgb '#e0e0e0' fs solid 1.0 noborder behind
+		}
+		d = hi_ - lo_
+		if (d <= 0) { d = (abs(hi_) > 0) ? abs(hi_) * 0.5 : 1 }
+		set yrange [lo_ - 0.08 * d : hi_ + 0.08 * d]
+		if (zeroline) {
+			set arrow from graph 0, first 0 to graph 1, first 0 nohead lc rgb '#000000' lw 1.2 front
+		}
+		inrange = (clip > 0) ? "(abs($2) > clip ? NaN : $2)" : "2"
+		cmd = "plot " . (pnerr > 0 ? errbars : "") \
+			. "dat using 1:" . inrange . ":(ptof($5)):5 with points pt variable lc variable ps 1.4 * PS notitle, "
+		if (offlo) {
+			cmd = cmd . "dat using 1:($2 < -clip ? -clip : NaN):5 with points pt 11 ps 1.8 * PS lc variable notitle, " \
+				. "dat using 1:($2 < -clip ? -clip : NaN):(sprintf('%.1f%%', $2)) with labels rotate by 90 left offset 0, 1 font F_small notitle, "
+		}
+		if (offhi) {
+			cmd = cmd . "dat using 1:($2 > clip ? clip : NaN):5 with points pt 9 ps 1.8 * PS lc variable notitle, " \
+				. "dat using 1:($2 > clip ? clip : NaN):(sprintf('%+.1f%%', $2)) with labels rotate by 90 right offset 0, -1 font F_small notitle, "
+		}
+		eval substr(cmd, 1, strlen(cmd) - 2)
+	}
+}
+unset multiplot
+set output

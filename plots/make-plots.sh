@@ -1,0 +1,305 @@
+#!/usr/bin/env bash
+# plots/make-plots.sh: figures (PNG + SVG) from one benchmark results
+# directory.
+#
+#   plots/make-plots.sh RESULTS_DIR [OUT_DIR]
+#
+# Reads RESULTS_DIR/summary.csv (bench/stats/benchstat summary output) and
+# RESULTS_DIR/meta.env (KEY=VALUE lines: RUN_ID, DATE, ACCEL, HOST_CPU,
+# KERNEL_RELEASE), writes into OUT_DIR (default RESULTS_DIR/plots):
+#
+#   iops            IOPS median per config x state, CI of the median
+#   relative        IOPS change vs the baseline (%), bootstrap CI, +-threshold band
+#   insns-per-call  instructions per call of submit_bio_noacct_nocheck
+#   rules-scaling   insns_per_call and IOPS vs number of rules (rules-N states)
+#   cycles          cycles_per_io (only when the run has it: KVM with a vPMU)
+#
+# each as NAME.png and NAME.svg.  A figure whose metric is not in the data
+# is skipped with a "plots: ..., skipping NAME.png" line; one line is
+# printed per figure written.  Environment: PLOT_THRESHOLD (percent, the
+# shaded band of relative.png; default 1, benchstat's default threshold).
+#
+# Exit status: 0 if at least one figure was written, 1 if none could be,
+# 2 on usage or input errors.  Needs gnuplot (Debian: gnuplot-nox) and awk.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+die() {
+	echo "make-plots.sh: $*" >&2
+	exit 2
+}
+
+usage() {
+	echo "usage: $0 RESULTS_DIR [OUT_DIR]" >&2
+	exit 2
+}
+
+[[ $# -ge 1 && $# -le 2 ]] || usage
+[[ $1 != -* ]] || usage
+results=$1
+outdir=${2:-$results/plots}
+summary=$results/summary.csv
+metafile=$results/meta.env
+threshold=${PLOT_THRESHOLD:-1}
+clip=${PLOT_REL_CLIP:-}
+
+[[ -d $results ]] || die "$results: not a directory"
+[[ -r $summary ]] || die "$summary: not found or not readable"
+[[ $threshold =~ ^[0-9]+([.][0-9]+)?$ ]] || die "PLOT_THRESHOLD=$threshold: not a non-negative number"
+if [[ -z $clip ]]; then
+	clip=$(awk -v t="$threshold" 'BEGIN { print (5 * t > 5 ? 5 * t : 5) }')
+fi
+[[ $clip =~ ^[0-9]+([.][0-9]+)?$ ]] || die "PLOT_REL_CLIP=$clip: not a non-negative number"
+command -v gnuplot >/dev/null || die "gnuplot not found (apt-get install -y gnuplot-nox)"
+command -v awk >/dev/null || die "awk not found"
+
+# ------------------------------------------------------------ meta.env
+# Parsed, not sourced: KEY=VALUE lines, optional "export ", the value one
+# shell word as bench/results.sh writes it with printf %q (backslash
+# escapes, '...', "...", $'...'); nothing in it is expanded or executed.
+
+# unquote WORD: the string a shell word stands for
+unquote() {
+	local s=$1 out='' c seg i=0 n=${#1}
+	while ((i < n)); do
+		c=${s:i:1}
+		if [[ $c == "\\" ]]; then
+			out+=${s:i+1:1}
+			i=$((i + 2))
+		elif [[ $c == "'" ]]; then
+			seg=${s:i+1}
+			seg=${seg%%"'"*}
+			out+=$seg
+			i=$((i + ${#seg} + 2))
+		elif [[ $c == '"' ]]; then
+			i=$((i + 1))
+			while ((i < n)) && [[ ${s:i:1} != '"' ]]; do
+				if [[ ${s:i:1} == "\\" && ${s:i+1:1} == [\\\"\$\`] ]]; then
+					out+=${s:i+1:1}
+					i=$((i + 2))
+				else
+					out+=${s:i:1}
+					i=$((i + 1))
+				fi
+			done
+			i=$((i + 1))
+		elif [[ $c == '$' && ${s:i+1:1} == "'" ]]; then
+			# $'...': up to the first unescaped quote, then the C escapes
+			seg=''
+			i=$((i + 2))
+			while ((i < n)) && [[ ${s:i:1} != "'" ]]; do
+				if [[ ${s:i:1} == "\\" ]]; then
+					seg+=${s:i:2}
+					i=$((i + 2))
+				else
+					seg+=${s:i:1}
+					i=$((i + 1))
+				fi
+			done
+			i=$((i + 1))
+			seg=${seg//"\'"/"'"}
+			printf -v seg '%b' "$seg"
+			out+=$seg
+		else
+			out+=$c
+			i=$((i + 1))
+		fi
+	done
+	# control characters (a tab or newline in $'...') would break a title
+	printf '%s' "${out//[[:cntrl:]]/ }"
+}
+
+declare -A meta=()
+if [[ -r $metafile ]]; then
+	while IFS= read -r line || [[ -n $line ]]; do
+		line=${line%$'\r'}
+		[[ $line =~ ^[[:space:]]*(export[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue
+		meta[${BASH_REMATCH[2]}]=$(unquote "${BASH_REMATCH[3]}")
+	done <"$metafile"
+else
+	echo "make-plots.sh: warning: $metafile not found; run id etc. unknown" >&2
+fi
+run_id=${meta[RUN_ID]:-$(basename "$(cd "$results" && pwd)")}
+date=${meta[DATE]:-unknown date}
+accel=${meta[ACCEL]:-unknown}
+host_cpu=${meta[HOST_CPU]:-unknown}
+kernel=${meta[KERNEL_RELEASE]:-unknown}
+
+# ------------------------------------------------------------ terminals
+terms=$(gnuplot -e 'set terminal' 2>&1 </dev/null || true)
+if grep -qw pngcairo <<<"$terms"; then
+	pngterm=pngcairo
+elif grep -qw png <<<"$terms"; then
+	pngterm=png
+	echo "make-plots.sh: warning: gnuplot has no pngcairo terminal, using png (libgd)" >&2
+else
+	die "gnuplot has neither the pngcairo nor the png terminal"
+fi
+grep -qw svg <<<"$terms" || die "gnuplot has no svg terminal"
+
+tmp=$(mktemp -d)
+if [[ -n ${PLOTS_KEEP_TMP:-} ]]; then
+	echo "make-plots.sh: keeping the data files in $tmp" >&2
+else
+	trap 'rm -rf "$tmp"' EXIT
+fi
+mkdir -p "$outdir"
+
+# gq STRING: STRING as a gnuplot single-quoted string literal
+gq() {
+	local s=${1//\'/\'\'}
+	printf "'%s'" "$s"
+}
+
+# load_info FILE: the KEY=VALUE lines of a reshape.awk .info file into $info
+declare -A info=()
+load_info() {
+	info=()
+	local k v
+	while IFS='=' read -r k v; do
+		info[$k]=$v
+	done <"$1"
+}
+
+# range LIST: "a" for one value, "a–b" for the min and max of a sorted list
+range() {
+	local -a w
+	read -ra w <<<"$1"
+	case ${#w[@]} in
+	0) echo "" ;;
+	1) echo "${w[0]}" ;;
+	*) echo "${w[0]}–${w[${#w[@]} - 1]}" ;;
+	esac
+}
+
+# reshape NAME ARGS...: run reshape.awk into $tmp/NAME.*, load its info
+reshape() {
+	local name=$1
+	shift
+	awk -f "$here/reshape.awk" "$@" -v prefix="$tmp/$name" "$summary" ||
+		die "$summary: cannot be read as a benchstat summary"
+	load_info "$tmp/$name.info"
+}
+
+produced=0
+# subtitle lines 1 and 2 of every figure (line 1: run id, accel, date)
+sub1="run $run_id, accel $accel, $date"
+sub2="host: $host_cpu; kernel: $kernel"
+
+# fit LINE: LINE cut to 125 characters (the width of a figure)
+fit() {
+	if ((${#1} > 125)); then echo "${1:0:124}…"; else echo "$1"; fi
+}
+
+# render NAME SCRIPT TITLE SUB [VAR=VALUE...]: the PNG and SVG of a figure.
+# SUB (the figure's own subtitle) is wrapped at a "; " to a second line
+# when longer than 115 characters.
+render() {
+	local name=$1 script=$2 title=$3 s3=$4 s4='' head
+	shift 4
+	local vars t ext f
+	if ((${#s3} > 115)); then
+		head=${s3:0:115}
+		head=${head%; *}
+		if [[ $head != "${s3:0:115}" ]]; then
+			s4=${s3:${#head}+2}
+			s3=$head
+		fi
+	fi
+	vars="plotdir=$(gq "$here"); prefix=$(gq "$tmp/$name"); npanels=${info[npanels]}"
+	vars+="; keyconf=$(gq "${info[keyconf]:-}"); keycidx=$(gq "${info[keycidx]:-}")"
+	vars+="; title=$(gq "$(fit "$title")"); sub1=$(gq "$(fit "$sub1")"); sub2=$(gq "$(fit "$sub2")")"
+	vars+="; sub3=$(gq "$(fit "$s3")"); sub4=$(gq "$(fit "$s4")"); accel=$(gq "$accel")"
+	for f in "$@"; do vars+="; $f"; done
+	for t in "$pngterm" svg; do
+		ext=${t/pngcairo/png}
+		if ! gnuplot -e "$vars; term=$(gq "$t"); out=$(gq "$outdir/$name.$ext")" "$here/$script"; then
+			rm -f "$outdir/$name.png" "$outdir/$name.svg"
+			die "gnuplot failed on $script for $name.$ext"
+		fi
+	done
+	echo "plots: wrote $outdir/$name.png and $outdir/$name.svg"
+	produced=$((produced + 1))
+}
+
+# ciwords: the "n=..., CI of median (coverage ...)" part of a subtitle
+ciwords() {
+	local lv n
+	lv=$(range "${info[levels]:-}")
+	n=$(range "${info[nvals]:-}")
+	if [[ -n $lv ]]; then
+		echo "median of n=$n runs; error bars: CI of median (order statistics), coverage $lv"
+	else
+		echo "median of n=$n runs; no CI (n<2)"
+	fi
+}
+
+# ------------------------------------------------------------ 1. iops
+reshape iops -v mode=cat -v metric=iops -v val=median
+have_iops=${info[npanels]}
+if ((have_iops > 0)); then
+	render iops iops.gp "IOPS per config and state" "$(ciwords)"
+else
+	echo "plots: no iops in this run, skipping iops.png"
+fi
+
+# ------------------------------------------------------------ 2. relative
+reshape relative -v mode=cat -v metric=iops -v val=rel
+if ((info[npanels] > 0)); then
+	base=${info[baseline]:-baseline}
+	s2="change of the median, < 0 = fewer IOPS; error bars: bootstrap 95% CI of the change; shaded: ±$threshold% threshold"
+	if awk -v a="${info[vmin]}" -v b="${info[vmax]}" -v c="$clip" 'BEGIN { exit !(c > 0 && (a < -c || b > c)) }'; then
+		s2+="; y axis cut at ±$clip% (▼/▲ at the edge: beyond, value printed)"
+	fi
+	render relative relative.gp "IOPS change vs $base" "$s2" \
+		"threshold=$threshold" "clip=$clip" "baseline=$(gq "$base")" \
+		"vmin=${info[vmin]}" "vmax=${info[vmax]}"
+elif ((have_iops > 0)); then
+	echo "plots: no rel_change_pct for iops in this run (no baseline group?), skipping relative.png"
+else
+	echo "plots: no iops in this run, skipping relative.png"
+fi
+
+# ------------------------------------------------------------ 3. insns-per-call
+reshape insns-per-call -v mode=cat -v metric=insns_per_call -v val=median
+if ((info[npanels] > 0)); then
+	s2="median over the runs, counted by the QEMU plugin"
+	if ((info[ndet] == info[nsel])); then
+		s2+="; all deterministic (identical repeats): no error bars"
+	elif ((info[ndet] > 0)); then
+		s2+="; ${info[ndet]} of ${info[nsel]} deterministic; error bars: CI of median"
+	else
+		s2+="; error bars: CI of median"
+	fi
+	if awk -v a="${info[ymin]}" -v b="${info[ymax]}" 'BEGIN { exit !(a > 0 && b / a > 30) }'; then
+		s2+="; log y axis"
+	fi
+	render insns-per-call insns-per-call.gp "Instructions per call of submit_bio_noacct_nocheck" "$s2" \
+		"ymin=${info[ymin]}" "ymax=${info[ymax]}"
+else
+	echo "plots: no insns_per_call in this run (needs the TCG instruction-count plugin), skipping insns-per-call.png"
+fi
+
+# ------------------------------------------------------------ 4. rules-scaling
+reshape rules-scaling -v mode=rules -v metrics="insns_per_call iops"
+if ((info[npanels] > 0)); then
+	render rules-scaling rules-scaling.gp "Cost vs number of rules on the target disk" \
+		"x: N of state rules-N (log); dashed: key-off (no rules, N=0) per config; error bars: CI of median" \
+		"nrows=${info[nrows]}" "ncols=${info[ncols]}"
+else
+	echo "plots: no rules-N states with insns_per_call or iops in this run, skipping rules-scaling.png"
+fi
+
+# ------------------------------------------------------------ 5. cycles
+reshape cycles -v mode=cat -v metric=cycles_per_io -v val=median
+if ((info[npanels] > 0)); then
+	render cycles cycles.gp "Cycles per I/O per config and state" "$(ciwords)"
+else
+	echo "plots: no cycles_per_io in this run (no PMU: not KVM with vPMU), skipping cycles.png"
+fi
+
+if ((produced == 0)); then
+	echo "plots: no figures produced from $summary" >&2
+	exit 1
+fi

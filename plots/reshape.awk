@@ -1,0 +1,299 @@
+# plots/reshape.awk: turns a benchstat summary.csv into the whitespace data
+# files and small gnuplot fragments that the plots/*.gp scripts read.
+# Called by plots/make-plots.sh; POSIX awk (tested with mawk and gawk).
+#
+#   awk -f reshape.awk -v mode=cat -v metric=iops -v val=median \
+#       -v prefix=DIR/iops summary.csv
+#   awk -f reshape.awk -v mode=rules -v metrics="insns_per_call iops" \
+#       -v prefix=DIR/rules summary.csv
+#
+# Columns are found by name in the header, so added columns do no harm.
+# Orders (configs, states, workloads) are those of first appearance in the
+# whole file, over all metrics, so that a config keeps its colour (its
+# index, 1-based) in every figure.  Empty fields are skipped.
+#
+# mode=cat (one panel per workload, x = state categories, points or bars
+# clustered per state, one per config present):
+#   val=median: y = median, error bar = ci_lo..ci_hi
+#   val=rel:    y = rel_change_pct, error bar = rel_ci_lo_pct..rel_ci_hi_pct
+#   PREFIX.pK.dat  rows "x y lo hi cidx label" (lo/hi NaN: no error bar,
+#                  i.e. no CI or a zero-width one)
+#   PREFIX.pK.gp   ptitle, x range/tics, group separators, boxwidth,
+#                  pymin/pymax (panel data range incl. CIs)
+#
+# mode=rules (x = N of states rules-N, one panel per workload x metric):
+#   PREFIX.rIcJ.dat   rows "N y lo hi cidx", a blank line between configs
+#   PREFIX.rIcJ.ref   rows "cidx y" of the key-off state (N = 0 reference)
+#   PREFIX.rIcJ.gp    ptitle, pmetric, pempty, xtics, pymin/pymax, slope
+#
+# Both modes write PREFIX.info: KEY=VALUE lines for the driver (npanels=0
+# when there is nothing to plot).
+
+function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
+
+# gnuplot single-quoted string literal
+function q(s) { gsub(/'/, "''", s); return "'" s "'" }
+
+function isnum(s) { return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
+
+function fmtval(v,   a) {
+	a = v < 0 ? -v : v
+	if (v == int(v) && a < 1e7) return sprintf("%d", v)
+	if (a >= 1000) return sprintf("%.0f", v)
+	return sprintf("%.3g", v)
+}
+
+# add S to the space-separated set list L (stored in the array at key K)
+function addset(arr, k, s,   i, n, parts) {
+	n = split(arr[k], parts, " ")
+	for (i = 1; i <= n; i++) if (parts[i] == s) return
+	arr[k] = arr[k] (arr[k] == "" ? "" : " ") s
+}
+
+# numerically sorted copy of a space-separated list of numbers
+function numsort(list,   n, a, i, j, t, out) {
+	n = split(list, a, " ")
+	for (i = 2; i <= n; i++) {
+		t = a[i]
+		for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]
+		a[j + 1] = t
+	}
+	out = ""
+	for (i = 1; i <= n; i++) out = out (i > 1 ? " " : "") a[i]
+	return out
+}
+
+# whitespace-free token for space-separated lists and data files
+function tok(s) { gsub(/[ \t"']/, "_", s); return s }
+
+BEGIN {
+	FS = ","
+	need = "config state workload metric n median ci_lo ci_hi ci_level rel_change_pct rel_ci_lo_pct rel_ci_hi_pct verdict deterministic"
+	nrows = 0; ncfg = 0; nst = 0; nwl = 0
+}
+
+{ sub(/\r$/, "") }
+NR == 1 { sub(/^\357\273\277/, "") }
+NR == 1 {
+	for (i = 1; i <= NF; i++) col[trim($i)] = i
+	nn = split(need, nd, " ")
+	for (i = 1; i <= nn; i++)
+		if (!(nd[i] in col)) {
+			printf "reshape.awk: %s: header has no column '%s'\n", FILENAME, nd[i] > "/dev/stderr"
+			bad = 1
+			exit 2
+		}
+	next
+}
+/^[ \t]*$/ { next }
+{
+	c = tok($col["config"]); s = tok($col["state"]); w = tok($col["workload"])
+	if (!(c in cidx)) { cidx[c] = ++ncfg; cname[ncfg] = c }
+	if (!(s in sidx)) { sidx[s] = ++nst; sname[nst] = s }
+	if (!(w in widx)) { widx[w] = ++nwl; wname[nwl] = w }
+	nrows++
+	R_c[nrows] = c; R_s[nrows] = s; R_w[nrows] = w
+	R_m[nrows] = $col["metric"]
+	for (i = 1; i <= nn; i++) R[nrows, nd[i]] = trim($col[nd[i]])
+}
+
+END {
+	if (bad) exit 2
+	if (mode == "cat") do_cat()
+	else if (mode == "rules") do_rules()
+	else { print "reshape.awk: mode must be cat or rules" > "/dev/stderr"; exit 2 }
+}
+
+# value, lower and upper column names for val=median|rel
+function vcols() {
+	if (val == "rel") { VY = "rel_change_pct"; VL = "rel_ci_lo_pct"; VH = "rel_ci_hi_pct" }
+	else { VY = "median"; VL = "ci_lo"; VH = "ci_hi" }
+}
+
+function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f, g,
+                   tics, sep, first, nsel, levels, ns, det, base, ymin, ymax, maxlen,
+                   ncat, catof, pmin, pmax, keyc, keyi, keyset, lab, st, rot, nerr, vmn, vmx, fvmin, fvmax) {
+	vcols()
+	info = prefix ".info"
+	nsel = 0; maxk = 1; levels = ""; ns = ""; det = 0; base = ""
+	for (r = 1; r <= nrows; r++) {
+		if (R_m[r] == metric && R[r, "verdict"] == "baseline") base = R_c[r] "/" R_s[r]
+		if (R_m[r] != metric || !isnum(R[r, VY])) continue
+		sel[r] = 1; nsel++
+		w = widx[R_w[r]]; si = sidx[R_s[r]]; ci = cidx[R_c[r]]
+		have[w] = 1; hs[w, si] = 1; hc[ci] = 1
+		cnt[w, si]++
+		if (cnt[w, si] > maxk) maxk = cnt[w, si]
+		if (isnum(R[r, "ci_level"])) addset(L, "lv", R[r, "ci_level"] + 0)
+		if (isnum(R[r, "n"])) addset(L, "n", R[r, "n"] + 0)
+		if (R[r, "deterministic"] == "yes") det++
+	}
+	if (nsel == 0) { print "npanels=0" > info; close(info); return }
+
+	slot = 0.8 / maxk
+	np = 0
+	for (w = 1; w <= nwl; w++) {
+		if (!have[w]) continue
+		p = ++np
+		f = prefix ".p" p ".dat"; g = prefix ".p" p ".gp"
+		# categories: the states this panel has, in global order
+		ncat = 0; tics = ""; sep = ""; maxlen = 0
+		for (si = 1; si <= nst; si++) {
+			if (!hs[w, si]) continue
+			catof[si] = ncat
+			lab = sname[si]
+			if (length(lab) > maxlen) maxlen = length(lab)
+			tics = tics (ncat ? ", " : "") q(lab) " " ncat
+			if (ncat) sep = sep sprintf("set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#bbbbbb' dt 3 back\n", ncat - 0.5, ncat - 0.5)
+			ncat++
+		}
+		# points: within a state, the configs present in global order
+		pmin = ""; pmax = ""; nerr = 0; vmn = ""; vmx = ""
+		for (si = 1; si <= nst; si++) {
+			if (!hs[w, si]) continue
+			k = 0
+			for (ci = 1; ci <= ncfg; ci++) {
+				for (r = 1; r <= nrows; r++)
+					if (sel[r] && widx[R_w[r]] == w && sidx[R_s[r]] == si && cidx[R_c[r]] == ci) break
+				if (r > nrows) continue
+				x = catof[si] + (k - (cnt[w, si] - 1) / 2) * slot
+				k++
+				y = R[r, VY] + 0
+				lo = isnum(R[r, VL]) ? R[r, VL] + 0 : "NaN"
+				hi = isnum(R[r, VH]) ? R[r, VH] + 0 : "NaN"
+				if (lo != "NaN" && hi != "NaN" && lo == hi) { lo = "NaN"; hi = "NaN" }
+				if (lo != "NaN" && hi != "NaN") nerr++
+				printf "%.6f %.10g %s %s %d \"%s\"\n", x, y, (lo == "NaN" ? lo : sprintf("%.10g", lo)), (hi == "NaN" ? hi : sprintf("%.10g", hi)), ci, fmtval(y) > f
+				if (pmin == "" || y < pmin) pmin = y
+				if (pmax == "" || y > pmax) pmax = y
+				if (lo != "NaN" && lo < pmin) pmin = lo
+				if (hi != "NaN" && hi > pmax) pmax = hi
+				if (vmn == "" || y < vmn) vmn = y
+				if (vmx == "" || y > vmx) vmx = y
+			}
+		}
+		close(f)
+		if (fvmin == "" || vmn < fvmin) fvmin = vmn
+		if (fvmax == "" || vmx > fvmax) fvmax = vmx
+		if (ymin == "" || pmin < ymin) ymin = pmin
+		if (ymax == "" || pmax > ymax) ymax = pmax
+		# rotate the state names when they would not fit side by side
+		# (~8.5 px per character, ~880 px of plot width)
+		rot = (maxlen * 8.5 > 880 / ncat * 0.9) ? "rotate by 30 right" : "norotate center"
+		printf "ptitle = %s\n", q(wname[w]) > g
+		printf "pymin = %.10g\npymax = %.10g\n", pmin, pmax > g
+		printf "pvmin = %.10g\npvmax = %.10g\n", vmn, vmx > g
+		printf "pncat = %d\npnerr = %d\nprot = %d\n", ncat, nerr, rot ~ /^rotate/ > g
+		printf "set xrange [-0.5:%g]\n", ncat - 0.5 > g
+		printf "set xtics nomirror scale 0 %s (%s)\n", rot, tics > g
+		printf "unset arrow\n%s", sep > g
+		printf "pbw = %.6f\nset boxwidth pbw absolute\n", slot * 0.85 > g
+		close(g)
+	}
+	keyc = ""; keyi = ""
+	for (ci = 1; ci <= ncfg; ci++)
+		if (hc[ci]) { keyc = keyc (keyc == "" ? "" : " ") cname[ci]; keyi = keyi (keyi == "" ? "" : " ") ci }
+	printf "npanels=%d\n", np > info
+	printf "keyconf=%s\nkeycidx=%s\n", keyc, keyi > info
+	printf "levels=%s\nnvals=%s\n", numsort(L["lv"]), numsort(L["n"]) > info
+	printf "ndet=%d\nnsel=%d\n", det, nsel > info
+	printf "ymin=%.10g\nymax=%.10g\n", ymin, ymax > info
+	printf "vmin=%.10g\nvmax=%.10g\n", fvmin, fvmax > info
+	printf "baseline=%s\n", base > info
+	close(info)
+}
+
+function do_rules(   nm, mets, mi, m, w, r, ci, si, N, hasany, rowhas, colhas, nr, nc, rowof, colof,
+                     f, g, rf, n, Ns, i, j, t, pmin, pmax, y, lo, hi, tics, first, slope, sl, keyc, keyi,
+                     ylist, nlist, mcols, wrows, ny, nNs, base, nref, nerr) {
+	info = prefix ".info"
+	nm = split(metrics, mets, " ")
+	# which (metric, workload, config) have rules-N data
+	for (r = 1; r <= nrows; r++) {
+		if (R_s[r] !~ /^rules-[0-9]+$/ || !isnum(R[r, "median"])) continue
+		for (mi = 1; mi <= nm; mi++) if (R_m[r] == mets[mi]) break
+		if (mi > nm) continue
+		w = widx[R_w[r]]; ci = cidx[R_c[r]]
+		N = substr(R_s[r], 7) + 0
+		hasany[mi] = 1; rowhas[w] = 1; hc[ci] = 1
+		has[mi, w, ci] = 1
+		val_[mi, w, ci, N] = R[r, "median"] + 0
+		vlo[mi, w, ci, N] = R[r, "ci_lo"]; vhi[mi, w, ci, N] = R[r, "ci_hi"]
+		addset(NL, mi SUBSEP w SUBSEP ci, N)
+		addset(NA, "all", N)
+	}
+	nc = 0; mcols = ""
+	for (mi = 1; mi <= nm; mi++) if (hasany[mi]) { colof[mi] = ++nc; mcols = mcols (mcols == "" ? "" : " ") mets[mi] }
+	nr = 0; wrows = ""
+	for (w = 1; w <= nwl; w++) if (rowhas[w]) { rowof[w] = ++nr; wrows = wrows (wrows == "" ? "" : " ") wname[w] }
+	if (nc == 0) { print "npanels=0" > info; close(info); return }
+
+	# key-off references
+	for (r = 1; r <= nrows; r++)
+		if (R_s[r] == "key-off" && isnum(R[r, "median"]))
+			for (mi = 1; mi <= nm; mi++)
+				if (R_m[r] == mets[mi]) { ref[mi, widx[R_w[r]], cidx[R_c[r]]] = R[r, "median"] + 0; hasref[mi, widx[R_w[r]], cidx[R_c[r]]] = 1 }
+
+	nNs = split(numsort(NA["all"]), Ns, " ")
+	tics = ""
+	for (i = 1; i <= nNs; i++) tics = tics (i > 1 ? ", " : "") q(Ns[i]) " " Ns[i]
+
+	for (w = 1; w <= nwl; w++) {
+		if (!rowhas[w]) continue
+		for (mi = 1; mi <= nm; mi++) {
+			if (!hasany[mi]) continue
+			base = prefix ".r" rowof[w] "c" colof[mi]
+			f = base ".dat"; g = base ".gp"; rf = base ".ref"
+			pmin = ""; pmax = ""; sl = ""; first = 1; ny = 0; nref = 0; nerr = 0
+			printf "" > f
+			printf "" > rf
+			for (ci = 1; ci <= ncfg; ci++) {
+				if (!has[mi, w, ci]) continue
+				n = split(numsort(NL[mi SUBSEP w SUBSEP ci]), nlist, " ")
+				if (!first) printf "\n" > f
+				first = 0
+				for (i = 1; i <= n; i++) {
+					N = nlist[i]
+					y = val_[mi, w, ci, N]
+					lo = isnum(vlo[mi, w, ci, N]) ? vlo[mi, w, ci, N] + 0 : "NaN"
+					hi = isnum(vhi[mi, w, ci, N]) ? vhi[mi, w, ci, N] + 0 : "NaN"
+					if (lo != "NaN" && hi != "NaN" && lo == hi) { lo = "NaN"; hi = "NaN" }
+					if (lo != "NaN" && hi != "NaN") nerr++
+					printf "%s %.10g %s %s %d\n", N, y, (lo == "NaN" ? lo : sprintf("%.10g", lo)), (hi == "NaN" ? hi : sprintf("%.10g", hi)), ci > f
+					ny++
+					if (pmin == "" || y < pmin) pmin = y
+					if (pmax == "" || y > pmax) pmax = y
+					if (lo != "NaN" && lo < pmin) pmin = lo
+					if (hi != "NaN" && hi > pmax) pmax = hi
+				}
+				if (n >= 2) {
+					slope = (val_[mi, w, ci, nlist[n]] - val_[mi, w, ci, nlist[1]]) / (nlist[n] - nlist[1])
+					sl = sl (sl == "" ? "" : ",  ") cname[ci] " " sprintf("%.3g", slope)
+				}
+				if (hasref[mi, w, ci]) {
+					y = ref[mi, w, ci]
+					printf "%d %.10g\n", ci, y > rf
+					nref++
+					if (y < pmin) pmin = y
+					if (y > pmax) pmax = y
+				}
+			}
+			close(f); close(rf)
+			printf "ptitle = %s\npmetric = %s\n", q(wname[w]), q(mets[mi]) > g
+			printf "pempty = %d\npnref = %d\npnerr = %d\n", ny == 0, nref, nerr > g
+			if (ny) printf "pymin = %.10g\npymax = %.10g\n", pmin, pmax > g
+			else printf "pymin = 1\npymax = 10\n" > g
+			printf "pslope = %s\n", q(sl) > g
+			printf "pNmin = %s\npNmax = %s\n", Ns[1], Ns[nNs] > g
+			printf "set xtics nomirror (%s)\n", tics > g
+			close(g)
+		}
+	}
+	keyc = ""; keyi = ""
+	for (ci = 1; ci <= ncfg; ci++)
+		if (hc[ci]) { keyc = keyc (keyc == "" ? "" : " ") cname[ci]; keyi = keyi (keyi == "" ? "" : " ") ci }
+	printf "npanels=%d\nnrows=%d\nncols=%d\n", nr * nc, nr, nc > info
+	printf "metrics=%s\nworkloads=%s\n", mcols, wrows > info
+	printf "keyconf=%s\nkeycidx=%s\n", keyc, keyi > info
+	close(info)
+}

@@ -1,0 +1,80 @@
+# plots/rules-scaling.gp: cost vs the number N of rules on the target disk
+# (states rules-N), log x; one line per config that has such states, its
+# key-off value (no rules, N = 0, which a log axis cannot show) as a dashed
+# horizontal line of the same colour.  Panels: one row per workload, one
+# column per metric (insns_per_call, iops; those present).  Run by
+# make-plots.sh; variables: see common.gp, plus
+#   nrows, ncols   panel grid (PREFIX.rIcJ.{dat,ref,gp}, see reshape.awk)
+#   accel          for the IOPS axis label
+
+if (!exists("accel")) accel = ''
+keykind = 'lp'
+keyx_kind = 'dash'
+keyx_text = 'key-off (N=0), per config'
+load plotdir . '/common.gp'
+
+ylab(m) = (m eq 'insns_per_call') ? 'instructions per call' \
+	: (m eq 'iops') ? ((accel eq 'tcg-icount') ? 'IOPS (guest time = insn count)' : 'IOPS (I/O per second)') \
+	: m
+mname(m) = (m eq 'insns_per_call') ? 'instructions per call' : (m eq 'iops') ? 'IOPS' : m
+
+ph = 380                    # per row of panels (px)
+bot = 70                    # below the last row: x label and tics
+gap = 125                   # between rows: x tics, x label, next panel title
+lm = 95.0                   # left of the first column (y tics + label)
+cgap = (ncols > 1) ? 105.0 : 0   # between columns (y tics + label)
+H = 1.0 * (hdr + nrows * ph)
+eval setterm(int(W), int(H))
+set output out
+
+set multiplot layout nrows, ncols title title font F_title \
+	margins lm / W, 1 - 25.0 / W, bot / H, 1 - hdr / H spacing cgap / W, gap / H
+
+do for [r=1:nrows] {
+	do for [c=1:ncols] {
+		base = sprintf('%s.r%dc%d', prefix, r, c)
+		load base . '.gp'
+		dat = base . '.dat'
+		ref = base . '.ref'
+		unset label
+		unset object
+		unset arrow
+		unset logscale
+		set title sprintf('%s: %s', ptitle, mname(pmetric)) font F_panel offset 0, -0.3
+		set ylabel ylab(pmetric) font F_base
+		set xlabel 'rules on the target disk (N)' font F_base offset 0, 0.3
+		set logscale x
+		set xrange [pNmin / 2.0 : pNmax * 2.0]
+		set format y '%g'
+		if (r == 1 && c == 1) {
+			eval setsubs
+			load plotdir . '/key.gp'
+		}
+		if (pempty) {
+			set yrange [0 : 1]
+			set label 1 'no data' at graph 0.5, graph 0.5 center font F_panel
+			plot NaN notitle
+		} else {
+			if (pymin > 0 && pymax / pymin > 30) {
+				set logscale y
+				set yrange [pymin / 1.8 : pymax * 1.8]
+			} else {
+				d = pymax - pymin
+				if (d <= 0) { d = (abs(pymax) > 0) ? abs(pymax) * 0.5 : 1 }
+				set yrange [pymin - 0.1 * d : pymax + 0.1 * d]
+			}
+			if (pmetric eq 'insns_per_call' && pslope ne '') {
+				set label 1 sprintf("per rule, N=%g..%g:\n%s", pNmin, pNmax, pslope) \
+					at graph 0.04, graph 0.93 left front font F_tics
+			}
+			# optional elements only when they have data (see catplot.gp)
+			cmd = "plot " \
+				. (pnref > 0 ? "ref using (pNmin / 2.0):2:(pNmax * 2.0 - pNmin / 2.0):(0):1 with vectors nohead dt 2 lw 1.5 lc variable notitle, " : "") \
+				. (pnerr > 0 ? "dat using 1:2:3:4:5 with yerrorbars lc variable lw 1.5 pt -1 notitle, " : "") \
+				. "dat using 1:2:(ptof($5)):5 with linespoints pt variable lc variable ps 1.4 * PS notitle"
+			eval cmd
+		}
+	}
+}
+unset multiplot
+set output
