@@ -170,10 +170,13 @@ make_kernel() {
 		>>"$out/build.log" 2>&1 || die_with_log "$label: modules_install failed" "$out/build.log"
 }
 
-# What a build depends on besides the tree: fragments and this script.
+# Bump when the way a config is built changes (not the fragments).
+BUILD_RECIPE=1
+
+# What a build depends on besides the tree: the fragments and the recipe.
 build_inputs_hash() {
 	local cfg=$1
-	cat "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")" "$0" |
+	{ cat "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")"; echo "$BUILD_RECIPE"; } |
 		sha256sum | cut -c1-16
 }
 

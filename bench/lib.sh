@@ -4,6 +4,9 @@
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
 CACHE=${CACHE:-$REPO_DIR/.cache}
+# The physical path, so that compiler paths match ccache's base directory.
+mkdir -p "$CACHE"
+CACHE=$(cd "$CACHE" && pwd -P)
 BENCH_T0=${BENCH_T0:-$(date +%s)}
 export CACHE BENCH_T0
 

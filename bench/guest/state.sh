@@ -1,0 +1,48 @@
+# shellcheck shell=sh
+# Shared by the benchmark guest scripts: null_blk set-up and the injection
+# states of the matrix.
+
+NULLB_PARAMS="nr_devices=2 gb=16 queue_mode=2 memory_backed=0 submit_queues=1 hw_queue_depth=64"
+EI=/sys/kernel/debug/block
+# fio reads the first 1 GiB of nullb0 (sectors 0-2097151); rules that must
+# not match start past it.
+SPARE_SECTOR=4194304
+
+load_nullb() {
+	# shellcheck disable=SC2086 # the parameters are words on purpose
+	modprobe null_blk $NULLB_PARAMS "$@"
+	while [ ! -b /dev/nullb1 ]; do sleep 0.1; done
+}
+
+unload_nullb() {
+	rmmod null_blk
+}
+
+rule() {
+	echo "$2" >"$EI/$1/error_injection"
+}
+
+# setup_state STATE: the rules of a state, on a freshly loaded null_blk.
+setup_state() {
+	case $1 in
+	off | key-off) ;;
+	key-on-other) rule nullb1 "add,op=READ,status=IOERR" ;;
+	rules-*)
+		_n=${1#rules-}
+		_i=0
+		# READ rules over sectors fio never reads: each is compared by
+		# op and range, the most work a non-matching rule costs.
+		while [ $_i -lt "$_n" ]; do
+			rule nullb0 "add,op=READ,start=$((SPARE_SECTOR + _i * 8)),nr_sectors=8,status=IOERR"
+			_i=$((_i + 1))
+		done
+		;;
+	match-chance) rule nullb0 "add,op=READ,status=IOERR,chance=1000" ;;
+	*) echo "unknown state $1" >&2; return 1 ;;
+	esac
+	if [ -e "$EI/nullb0/error_injection" ]; then
+		echo "state $1: $(wc -l <"$EI/nullb0/error_injection") rules on nullb0, $(wc -l <"$EI/nullb1/error_injection") on nullb1" >&2
+	else
+		echo "state $1: no error_injection file (feature compiled out)" >&2
+	fi
+}

@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# The cost of submit_bio_noacct_nocheck per config and state.
+#
+# Every config x state of the matrix boots under tcg-icount with the insncount
+# plugin counting the instructions executed inside submit_bio_noacct_nocheck
+# (and __blk_error_inject, blk_mq_submit_bio) and their calls, while the guest
+# runs a fixed-count fio job under "perf stat" and then "perf record".  The
+# perf.data comes back to the host for "perf annotate" of the gate.  Under
+# icount guest time counts instructions, so a rerun must give identical
+# numbers: PERF_REPEATS (default 2) runs each row that many times.
+# With KVM available (ACCEL=kvm or auto), one extra run per row under KVM
+# adds cycles_per_io and instructions_per_io from the vPMU.
+#
+# Settings: BENCH_CONFIGS, STATES (as for bench.sh), PERF_REPEATS=2,
+# FIO_IOS=20000, RESULTS_DIR (add to an existing results directory instead
+# of making results/<date>-perf).
+set -euo pipefail
+
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../bench/lib.sh"
+# shellcheck source=bench/results.sh
+. "$BENCH_DIR/results.sh"
+
+PERF_REPEATS=${PERF_REPEATS:-2}
+FIO_IOS=${FIO_IOS:-20000}
+RUN_TIMEOUT=${RUN_TIMEOUT:-900}
+FUNCS=(submit_bio_noacct_nocheck __blk_error_inject blk_mq_submit_bio)
+WORKLOAD=count-randread-qd1
+
+plugin_so() {
+	make -s -C "$REPO_DIR/perf-scripts/plugin" CACHE="$CACHE" OUT="$CACHE/plugin" \
+		HEADER_DIR="$CACHE/qemu-plugin" >&2
+	printf '%s\n' "$CACHE/plugin/libinsncount.so"
+}
+
+# ranges CONFIG FILE: plugin ranges for the functions this kernel has.
+write_ranges() {
+	local map f
+	map=$(kernel_build_dir "$1")/System.map
+	: >"$2"
+	for f in "${FUNCS[@]}"; do
+		if grep -q " $f$" "$map"; then
+			"$REPO_DIR/perf-scripts/plugin/ranges-from-systemmap.sh" "$map" "$f" >>"$2"
+		fi
+	done
+}
+
+# counts FILE FUNC FIELD: a field ("entries", "insns") of the plugin output.
+plugin_field() {
+	awk -v f="$2" -v k="$3" '$1 == f { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) print kv[2] } }' "$1"
+}
+
+# perf_stat_value FILE EVENT: the count of an event in perf stat -x, output.
+perf_stat_value() {
+	awk -F, -v e="$2" '$3 == e || $3 ~ "^" e ":" { print $1; exit }' "$1"
+}
+
+# annotate DIR CONFIG OUT: the perf annotate excerpt around the gate.
+annotate_gate() {
+	local dir=$1 cfg=$2 out=$3 build
+	build=$(kernel_build_dir "$cfg")
+	base64 -d "$dir/perf-data" >"$dir/perf.data" 2>/dev/null || { echo "no perf.data" >"$out"; return; }
+	{
+		printf '# perf annotate of submit_bio_noacct_nocheck, config %s (samples from cpu-clock)\n' "$cfg"
+		perf annotate -i "$dir/perf.data" --vmlinux "$build/vmlinux" --stdio \
+			submit_bio_noacct_nocheck 2>/dev/null | head -60 ||
+			echo "(perf annotate found no samples in submit_bio_noacct_nocheck)"
+	} >"$out"
+	rm -f "$dir/perf.data"
+}
+
+# csv_rows SEQ CONFIG STATE REPEAT DIR ACCEL: runs.csv rows of one run.
+csv_rows() {
+	local seq=$1 cfg=$2 state=$3 rep=$4 dir=$5 accel=$6 p ios calls insns f m v tc
+	p="$seq,$cfg,$state,perf-qd1,$rep"
+	ios=$(jq -r '.jobs[0].read.total_ios' "$dir/fio-$WORKLOAD" 2>/dev/null || echo 0)
+	if [[ ! $ios =~ ^[1-9][0-9]*$ ]]; then
+		for m in insns_per_call calls_per_io task_clock_ns_per_io; do
+			printf '%s,failed,%s,\n' "$p" "$m"
+		done
+		return
+	fi
+	if [[ $accel == tcg-icount && -f $dir/plugin.txt ]]; then
+		for f in "${FUNCS[@]}"; do
+			calls=$(plugin_field "$dir/plugin.txt" "$f" entries)
+			insns=$(plugin_field "$dir/plugin.txt" "$f" insns)
+			[[ -n $calls && $calls != 0 ]] || continue
+			m=insns_per_call
+			[[ $f == submit_bio_noacct_nocheck ]] || m=${f#__}_insns_per_call
+			printf '%s,ok,%s,%s\n' "$p" "$m" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
+			[[ $f != submit_bio_noacct_nocheck ]] ||
+				printf '%s,ok,calls_per_io,%s\n' "$p" "$(awk -v a="$calls" -v b="$ios" 'BEGIN { printf "%.4f", a / b }')"
+		done
+	fi
+	tc=$(perf_stat_value "$dir/perf-stat" task-clock)
+	[[ -z $tc ]] || printf '%s,ok,task_clock_ns_per_io,%s\n' "$p" \
+		"$(awk -v a="$tc" -v b="$ios" 'BEGIN { printf "%.2f", a * 1e6 / b }')"
+	for m in cycles instructions; do
+		v=$(perf_stat_value "$dir/perf-stat" "$m")
+		[[ $v =~ ^[0-9]+$ ]] || continue
+		printf '%s,ok,%s_per_io,%s\n' "$p" "$m" "$(awk -v a="$v" -v b="$ios" 'BEGIN { printf "%.2f", a / b }')"
+	done
+	v=$(awk '$NF == "submit_bio_noacct_nocheck" { sub("%", "", $1); print $1; exit }' "$dir/perf-report")
+	[[ -z $v ]] || printf '%s,ok,perf_share_pct,%s\n' "$p" "$v"
+}
+
+# one_run SEQ CONFIG STATE REPEAT ACCEL DIR: boot, collect, append rows.
+one_run() {
+	local seq=$1 cfg=$2 state=$3 rep=$4 accel=$5 dir=$6 raw status=0 plugin_args=()
+	raw=$dir/raw/perf-$(printf '%03d' "$seq")-$cfg-$state-$accel-r$rep
+	mkdir -p "$raw"
+	if [[ $accel == tcg-icount ]]; then
+		write_ranges "$cfg" "$raw/ranges.txt"
+		plugin_args=(-p "$(plugin_so),ranges=$raw/ranges.txt,out=$raw/plugin.txt")
+	fi
+	"$BENCH_DIR/run-guest" -c "$cfg" -a "$accel" -t "$RUN_TIMEOUT" -o "$raw/boot" \
+		"${plugin_args[@]}" -f "$BENCH_DIR/fio" -f "$BENCH_DIR/guest/state.sh" \
+		-e "STATE=$state" -e "FIO_IOS=$FIO_IOS" \
+		"$REPO_DIR/perf-scripts/perf-guest.sh" >"$raw/run.log" 2>&1 || status=$?
+	cp "$raw/boot/meta" "$raw/boot-meta"
+	if [[ $status != 0 ]]; then
+		log "perf: FAILED: $(sed -n 's/^verdict=//p' "$raw/boot/meta") (console in $raw)"
+		cp "$raw/boot/console.log" "$raw/console.log"
+		printf '%s %s %s %s r%s: %s\n' "$seq" "$cfg" "$state" "$accel" "$rep" \
+			"$(sed -n 's/^verdict=//p' "$raw/boot/meta")" >>"$dir/failures.txt"
+	else
+		split_blocks "$raw/boot/result.log" "$raw"
+		if [[ $rep == 1 && $accel == tcg-icount ]]; then
+			mkdir -p "$dir/annotate"
+			annotate_gate "$raw" "$cfg" "$dir/annotate/$cfg-$state.txt"
+		fi
+	fi
+	rm -rf "${raw:?}/boot" "$raw/perf-data" "$raw/run.log"
+	csv_rows "$seq" "$cfg" "$state" "$rep" "$raw" "$accel" >>"$dir/runs.csv"
+}
+
+main() {
+	local accel dir rows=() row cfg state rep k=0 n t0 elapsed eta seq
+	accel=$("$BENCH_DIR/run-guest" -A -c on -a "${ACCEL:-auto}") || die "cannot choose an accelerator"
+	if [[ -n ${RESULTS_DIR:-} ]]; then
+		dir=$RESULTS_DIR
+		[[ -f $dir/runs.csv ]] || die "$dir/runs.csv missing"
+		seq=$(tail -n +2 "$dir/runs.csv" | cut -d, -f1 | sort -n | tail -1)
+	else
+		RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-perf}
+		dir=$REPO_DIR/results/$RUN_ID
+		[[ ! -e $dir ]] || die "$dir exists already"
+		mkdir -p "$dir/raw"
+		write_meta "$dir" tcg-icount "BENCH_CONFIGS='$BENCH_CONFIGS' STATES='$STATES' PERF_REPEATS=$PERF_REPEATS FIO_IOS=$FIO_IOS make perf"
+		printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$dir/runs.csv"
+		seq=0
+	fi
+	printf 'PERF_REPEATS=%s\nFIO_IOS=%s\nPERF_ACCELS=%q\n' "$PERF_REPEATS" "$FIO_IOS" \
+		"tcg-icount$([[ $accel == kvm ]] && echo ' kvm')" >>"$dir/meta.env"
+	mapfile -t rows < <(matrix_rows)
+	n=$((${#rows[@]} * PERF_REPEATS))
+	[[ $accel != kvm ]] || n=$((n + ${#rows[@]}))
+	[[ $accel == kvm ]] || log "perf: no KVM here, so no PMU: cycles are not measured (instruction counts come from the TCG plugin)"
+	t0=$(date +%s)
+	for ((rep = 1; rep <= PERF_REPEATS; rep++)); do
+		for row in "${rows[@]}"; do
+			read -r cfg state <<<"$row"
+			k=$((k + 1)) seq=$((seq + 1))
+			elapsed=$(($(date +%s) - t0))
+			eta=$((k > 1 ? elapsed * (n - k + 1) / (k - 1) : 0))
+			log "[perf $k/$n] config=$cfg state=$state tcg-icount repeat $rep/$PERF_REPEATS (elapsed $(fmt_duration $elapsed), left ~$(fmt_duration $eta))"
+			one_run "$seq" "$cfg" "$state" "$rep" tcg-icount "$dir"
+		done
+	done
+	if [[ $accel == kvm ]]; then
+		for row in "${rows[@]}"; do
+			read -r cfg state <<<"$row"
+			k=$((k + 1)) seq=$((seq + 1))
+			log "[perf $k/$n] config=$cfg state=$state kvm (cycles from the vPMU)"
+			one_run "$seq" "$cfg" "$state" 1 kvm "$dir"
+		done
+	fi
+	"$(benchstat_bin)" summary "$dir/runs.csv" >"$dir/summary.csv"
+	write_summary_json "$dir"
+	log "perf: done in $(fmt_duration $(($(date +%s) - t0))): $dir"
+	grep -E '^[^,]+,[^,]+,perf-qd1,(insns_per_call|blk_error_inject_insns_per_call),' "$dir/summary.csv" |
+		cut -d, -f1,2,4,7,16,17 | column -s, -t >&2
+}
+
+main "$@"
