@@ -31,7 +31,7 @@ block perf-stat /tmp/stat.csv
 block "fio count-randread-qd1" /tmp/fio.json
 perf record -q -e cpu-clock -c "${PERF_PERIOD_NS:-20000}" -o /tmp/perf.data -- \
 	fio --output-format=json /bench/fio/count-randread-qd1.fio >/dev/null
-perf report -i /tmp/perf.data --stdio --sort sym 2>/dev/null | grep -v '^#' | grep -v '^$' | head -25 >/tmp/report.txt
+perf report -i /tmp/perf.data --stdio --sort sym 2>/dev/null | grep -v '^#' | grep -v '^$' >/tmp/report.txt
 block perf-report /tmp/report.txt
 base64 /tmp/perf.data >/tmp/perf.b64
 block perf-data /tmp/perf.b64

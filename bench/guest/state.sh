@@ -14,8 +14,15 @@ load_nullb() {
 	while [ ! -b /dev/nullb1 ]; do sleep 0.1; done
 }
 
+# io_uring drops its file references from a workqueue after fio exits, so
+# the module can be busy for a moment.
 unload_nullb() {
-	rmmod null_blk
+	_i=0
+	until rmmod null_blk 2>/dev/null; do
+		_i=$((_i + 1))
+		[ $_i -lt 100 ] || { rmmod null_blk; return; }
+		sleep 0.1
+	done
 }
 
 rule() {
