@@ -15,7 +15,8 @@ export CACHE
 .PHONY: all help deps kernels patches-check image shell test bench perf \
 	disasm plots report compare peers clean-cache
 
-all: deps kernels bench perf plots report
+all: deps kernels
+	bench/run-all.sh
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)

@@ -13,7 +13,8 @@
 #   ACCEL=auto|kvm|tcg|tcg-icount      SEED=1  RUN_ID=<date>-<accel>
 #   RUN_TIMEOUT=600                    seconds per boot
 # Output: results/RUN_ID/ with runs.csv, summary.csv, summary.json, meta.env,
-# plan.txt (the run order) and raw/ (fio JSON of every run).
+# plan.txt (the run order) and raw/ (fio JSON of every run).  Progress goes
+# to stderr; the results directory is printed on stdout at the end.
 set -euo pipefail
 
 # shellcheck source=bench/lib.sh
@@ -124,6 +125,7 @@ main() {
 	write_summary_json "$dir"
 	log "bench: done in $(fmt_duration $(($(date +%s) - t0))): $dir/summary.csv"
 	column -s, -t <"$dir/summary.csv" | cut -c1-160 >&2
+	printf '%s\n' "$dir"
 }
 
 main "$@"
