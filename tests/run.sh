@@ -92,6 +92,37 @@ gate_address() {
 		awk '$2 ~ /^submit_bio_noacct_nocheck\+/ { print $1; exit }'
 }
 
+# expect_runner NAME STATUS VERDICT_RE RUN-GUEST-ARGS...: the runner must
+# exit with STATUS, say VERDICT_RE and show the console's tail.
+expect_runner() {
+	local name=$1 want=$2 re=$3 out got=0 errlog
+	shift 3
+	out=$CACHE/test-runs/runner-$name
+	errlog=$(mktemp)
+	"$BENCH_DIR/run-guest" -c on -o "$out" "$@" >/dev/null 2>"$errlog" || got=$?
+	if [[ $got == "$want" ]] && grep -Eq "$re" "$out/meta" && grep -q -- '--- last 40 lines' "$errlog"; then
+		result "runner/$name" PASS
+	else
+		result "runner/$name" FAIL "(exit $got, want $want; $(sed -n 's/^verdict=//p' "$out/meta"))"
+		tail -n 5 "$errlog" | sed 's/^/    /'
+	fi
+	rm -f "$errlog"
+}
+
+# The runner tells failures apart instead of returning numbers.  A boot cut
+# off by a 3 s limit, before it reaches /init, stands in for a hung boot.
+run_runner_tests() {
+	local script
+	script=$(mktemp)
+	printf 'echo about to fail\nexit 3\n' >"$script"
+	expect_runner "script-failure" 1 'verdict=guest script failed with rc=3' "$script"
+	printf 'sleep 600\n' >"$script"
+	expect_runner "hung-script" 3 'verdict=timeout: guest script still running' -t 20 "$script"
+	expect_runner "kernel-panic" 2 'verdict=kernel panic' -k rdinit=/bin/false "$script"
+	expect_runner "hung-boot" 3 'verdict=hung boot' -t 3 "$script"
+	rm -f "$script"
+}
+
 # run_guest_tests CONFIG: boot once, run every test, report each.
 run_guest_tests() {
 	local cfg=$1
@@ -128,6 +159,7 @@ main() {
 	run_host_tests
 	# shellcheck disable=SC2086
 	"$BENCH_DIR/kernel.sh" build $TEST_CONFIGS
+	[[ " $TEST_CONFIGS " != *" on "* ]] || run_runner_tests
 	for cfg in $TEST_CONFIGS; do
 		run_guest_tests "$cfg"
 	done
