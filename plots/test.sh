@@ -20,23 +20,9 @@ mp=$here/make-plots.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-passed=0
-failed=0
+# shellcheck source=tests/lib/assert.sh
+. "$here/../tests/lib/assert.sh"
 
-pass() { echo "ok - $1"; passed=$((passed + 1)); }
-fail() { echo "not ok - $1"; failed=$((failed + 1)); }
-
-# check NAME CMD...: the assertion passes when CMD succeeds.
-check() {
-	local name=$1
-	shift
-	if "$@"; then pass "$name"; else fail "$name"; fi
-}
-
-finish() {
-	echo "$passed passed, $failed failed"
-	[[ $failed -eq 0 ]]
-}
 
 eq() { [[ $1 == "$2" ]]; }
 not_exists() { [[ ! -e $1 ]]; }
@@ -98,7 +84,7 @@ all4=(iops relative insns-per-call rules-scaling)
 # ---------------------------------------------------------------- lint
 if command -v shellcheck >/dev/null; then
 	check "shellcheck make-plots.sh test.sh gen-fixture.sh" \
-		shellcheck "$mp" "$here/test.sh" "$data/gen-fixture.sh"
+		shellcheck -x "$mp" "$here/test.sh" "$data/gen-fixture.sh"
 else
 	pass "shellcheck # SKIP not installed (apt-get install -y shellcheck)"
 fi

@@ -19,25 +19,11 @@ data=$here/testdata
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-passed=0
-failed=0
-
-pass() { echo "ok - $1"; passed=$((passed + 1)); }
-fail() { echo "not ok - $1"; failed=$((failed + 1)); }
-
-# check NAME CMD...: the assertion passes when CMD succeeds.
-check() {
-	local name=$1
-	shift
-	if "$@"; then pass "$name"; else fail "$name"; fi
-}
+# shellcheck source=tests/lib/assert.sh
+. "$here/../../tests/lib/assert.sh"
 
 not_grep() { ! grep -q "$@"; }
 
-finish() {
-	echo "$passed passed, $failed failed"
-	[[ $failed -eq 0 ]]
-}
 
 # ---------------------------------------------------------------- build
 # insulated from a parent make (make test): no inherited flags or -w output
