@@ -63,5 +63,9 @@ compare:
 	@test -n "$(BASE)" -a -n "$(NEW)" || { echo "usage: make compare BASE=results/A NEW=results/B"; exit 2; }
 	bench/compare.sh $(BASE) $(NEW)
 
+peers: deps
+	bench/kernel.sh build peers
+	bench/peers.sh
+
 clean-cache:
 	rm -rf $(CACHE)/build $(CACHE)/src $(CACHE)/images $(CACHE)/runs

@@ -84,7 +84,7 @@ main() {
 	dir=$REPO_DIR/results/$RUN_ID
 	[[ ! -e $dir ]] || die "$dir exists already"
 	mkdir -p "$dir/raw"
-	write_meta "$dir" "$accel" "REPEATS=$REPEATS BENCH_CONFIGS='$BENCH_CONFIGS' STATES='$STATES' WORKLOADS='$WORKLOADS' SOFTIRQ_WORKLOADS='$SOFTIRQ_WORKLOADS' FIO_RUNTIME=$FIO_RUNTIME FIO_RAMP=$FIO_RAMP ACCEL=$accel SEED=$SEED make bench"
+	write_meta "$dir" "$accel" "REPEATS=$REPEATS BENCH_CONFIGS='$BENCH_CONFIGS' STATES='$STATES' WORKLOADS='$WORKLOADS' SOFTIRQ_WORKLOADS='$SOFTIRQ_WORKLOADS' FIO_RUNTIME=$FIO_RUNTIME FIO_RAMP=$FIO_RAMP BASELINE='$BASELINE' ACCEL=$accel SEED=$SEED make bench"
 	printf 'REPEATS=%s\nSEED=%s\nFIO_RUNTIME=%s\nFIO_RAMP=%s\nWORKLOADS=%q\nSOFTIRQ_WORKLOADS=%q\n' \
 		"$REPEATS" "$SEED" "$FIO_RUNTIME" "$FIO_RAMP" "$WORKLOADS" "$SOFTIRQ_WORKLOADS" >>"$dir/meta.env"
 	make_plan >"$dir/plan.txt"
@@ -121,7 +121,8 @@ main() {
 		rm -rf "$raw.boot" "$raw.log"
 		csv_rows "$seq" "$cfg" "$state" "$rep" "$raw" >>"$dir/runs.csv"
 	done
-	"$(benchstat_bin)" summary "$dir/runs.csv" >"$dir/summary.csv"
+	"$(benchstat_bin)" summary --baseline-config "${BASELINE% *}" \
+		--baseline-state "${BASELINE#* }" "$dir/runs.csv" >"$dir/summary.csv"
 	write_summary_json "$dir"
 	log "bench: done in $(fmt_duration $(($(date +%s) - t0))): $dir/summary.csv"
 	column -s, -t <"$dir/summary.csv" | cut -c1-160 >&2

@@ -61,20 +61,21 @@ main() {
 		printf '| patch series sha256 | %s |\n| repository commit | %s |\n\n' "$(meta SERIES_SHA256)" "$(meta GIT_COMMIT)"
 		printf 'Reproduce with:\n\n```\n%s\n```\n\n' "$(meta COMMAND)"
 		printf '%s\n\n' "$(accel_meaning)"
-		printf 'Verdicts compare each row with config `off` (the series applied, `CONFIG_BLK_ERROR_INJECTION=n`) on the same workload: the CI of the median is distribution-free (order statistics, its exact coverage in brackets); the change is a percentile bootstrap of the ratio of medians; "indistinguishable" means its CI contains 0. See bench/stats/README.md.\n\n'
+		printf 'Verdicts compare each row with the baseline row `%s` on the same workload:' "$(meta BASELINE)"
+		printf ' the CI of the median is distribution-free (order statistics, its exact coverage in brackets); the change is a percentile bootstrap of the ratio of medians; "indistinguishable" means its CI contains 0. See bench/stats/README.md.\n\n'
 		if grep -q ',iops,' "$DIR/summary.csv"; then
 			printf '## IOPS\n\n'
-			table ',iops$' '| config | state | workload | metric | median | CI of median | n | vs off | verdict |'
+			table ',iops$' '| config | state | workload | metric | median | CI of median | n | vs baseline | verdict |'
 			echo
 		fi
 		if grep -q ',insns_per_call,' "$DIR/summary.csv"; then
 			printf '## Instructions per call (exact, QEMU plugin under icount)\n\n'
-			table 'insns_per_call$|calls_per_io$' '| config | state | workload | metric | median | CI of median | n | vs off | verdict |'
+			table 'insns_per_call$|calls_per_io$' '| config | state | workload | metric | median | CI of median | n | vs baseline | verdict |'
 			echo
 		fi
 		if grep -q ',cycles_per_io,' "$DIR/summary.csv"; then
 			printf '## Cycles per I/O (KVM vPMU)\n\n'
-			table 'cycles_per_io$' '| config | state | workload | metric | median | CI of median | n | vs off | verdict |'
+			table 'cycles_per_io$' '| config | state | workload | metric | median | CI of median | n | vs baseline | verdict |'
 			echo
 		else
 			printf 'No cycles in this run: the guest had no PMU (cycles need KVM with a vPMU).\n\n'

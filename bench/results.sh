@@ -4,6 +4,8 @@
 
 BENCH_CONFIGS=${BENCH_CONFIGS:-off on on-nojl nokey}
 STATES=${STATES:-key-off key-on-other rules-1 rules-10 rules-100 rules-1000 match-chance}
+# The row every other row is compared with: "CONFIG STATE".
+BASELINE=${BASELINE:-off off}
 
 benchstat_bin() {
 	make -s -C "$BENCH_DIR/stats" OUT="$CACHE/tools" "$CACHE/tools/benchstat" >&2
@@ -53,7 +55,7 @@ write_meta() {
 			printf 'CONFIG_SHA256_%s=%s\n' "${cfg//-/_}" \
 				"$(sha256sum "$(kernel_build_dir "$cfg")/.config" | cut -c1-16)"
 		done
-		printf 'BENCH_CONFIGS=%q\nSTATES=%q\n' "$BENCH_CONFIGS" "$STATES"
+		printf 'BENCH_CONFIGS=%q\nSTATES=%q\nBASELINE=%q\n' "$BENCH_CONFIGS" "$STATES" "$BASELINE"
 		printf 'COMMAND=%q\n' "$command"
 	} >"$dir/meta.env"
 }

@@ -24,7 +24,7 @@ if perf stat -e cycles,instructions true >/dev/null 2>&1; then
 else
 	echo "perf: no hardware PMU (cycles not supported), software events only" >&2
 fi
-export FIO_DEV=/dev/nullb0
+export FIO_DEV=$TARGET_DEV
 perf stat -x, -e "$events" -o /tmp/stat.csv -- \
 	fio --output-format=json /bench/fio/count-randread-qd1.fio >/tmp/fio.json
 block perf-stat /tmp/stat.csv

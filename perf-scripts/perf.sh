@@ -24,7 +24,7 @@ set -euo pipefail
 PERF_REPEATS=${PERF_REPEATS:-2}
 FIO_IOS=${FIO_IOS:-20000}
 RUN_TIMEOUT=${RUN_TIMEOUT:-900}
-FUNCS=(submit_bio_noacct_nocheck __blk_error_inject blk_mq_submit_bio)
+FUNCS=(submit_bio_noacct_nocheck __blk_error_inject submit_bio_noacct should_fail_bio blk_mq_submit_bio)
 WORKLOAD=count-randread-qd1
 
 plugin_so() {
@@ -147,7 +147,7 @@ main() {
 		dir=$REPO_DIR/results/$RUN_ID
 		[[ ! -e $dir ]] || die "$dir exists already"
 		mkdir -p "$dir/raw"
-		write_meta "$dir" tcg-icount "BENCH_CONFIGS='$BENCH_CONFIGS' STATES='$STATES' PERF_REPEATS=$PERF_REPEATS FIO_IOS=$FIO_IOS make perf"
+		write_meta "$dir" tcg-icount "BENCH_CONFIGS='$BENCH_CONFIGS' STATES='$STATES' BASELINE='$BASELINE' PERF_REPEATS=$PERF_REPEATS FIO_IOS=$FIO_IOS make perf"
 		printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$dir/runs.csv"
 		seq=0
 	fi
@@ -176,7 +176,8 @@ main() {
 			one_run "$seq" "$cfg" "$state" 1 kvm "$dir"
 		done
 	fi
-	"$(benchstat_bin)" summary "$dir/runs.csv" >"$dir/summary.csv"
+	"$(benchstat_bin)" summary --baseline-config "${BASELINE% *}" \
+		--baseline-state "${BASELINE#* }" "$dir/runs.csv" >"$dir/summary.csv"
 	write_summary_json "$dir"
 	log "perf: done in $(fmt_duration $(($(date +%s) - t0))): $dir"
 	grep -E '^[^,]+,[^,]+,perf-qd1,(insns_per_call|blk_error_inject_insns_per_call),' "$dir/summary.csv" |

@@ -11,7 +11,7 @@ set -eu
 
 run_fio() {
 	echo "=== fio $2 ==="
-	FIO_DEV=/dev/nullb0 fio --output-format=json "/bench/fio/$1.fio"
+	FIO_DEV=$TARGET_DEV fio --output-format=json "/bench/fio/$1.fio"
 	echo "=== end ==="
 }
 

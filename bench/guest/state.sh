@@ -17,6 +17,9 @@ load_nullb() {
 # io_uring drops its file references from a workqueue after fio exits, so
 # the module can be busy for a moment.
 unload_nullb() {
+	if [ -e /dev/mapper/peer ]; then
+		dmsetup --noudevsync remove peer
+	fi
 	_i=0
 	until rmmod null_blk 2>/dev/null; do
 		_i=$((_i + 1))
@@ -29,10 +32,40 @@ rule() {
 	echo "$2" >"$EI/$1/error_injection"
 }
 
+# A dm table over nullb0: dm_table NAME TABLE.  No udev in the guest, so
+# dmsetup makes the device node itself.
+dm_table() {
+	dmsetup --noudevsync create "$1" --table "$2"
+	dmsetup mknodes "$1"
+}
+
+# The device fio runs on: nullb0, or a device-mapper device stacked on it.
+# shellcheck disable=SC2034 # read by the scripts that source this file
+TARGET_DEV=/dev/nullb0
+
 # setup_state STATE: the rules of a state, on a freshly loaded null_blk.
+# The peer states (issue "peer comparison") put another mechanism, idle,
+# in nullb0's I/O path instead.
 setup_state() {
+	_sectors=$(cat /sys/block/nullb0/size)
 	case $1 in
-	off | key-off) ;;
+	off | key-off | ei-idle) ;;
+	ei-rule) rule nullb0 "add,op=READ,start=$SPARE_SECTOR,nr_sectors=8,status=IOERR" ;;
+	fmr-p0)
+		echo 1 >/sys/block/nullb0/make-it-fail
+		echo 0 >/sys/kernel/debug/fail_make_request/probability
+		echo -1 >/sys/kernel/debug/fail_make_request/times
+		;;
+	dm-linear) dm_table peer "0 $_sectors linear /dev/nullb0 0" ;;
+	dm-error-unused)
+		dm_table peer "0 $SPARE_SECTOR linear /dev/nullb0 0
+$SPARE_SECTOR $((_sectors - SPARE_SECTOR)) error"
+		;;
+	dm-flakey-up) dm_table peer "0 $_sectors flakey /dev/nullb0 0 3600 0" ;;
+	dm-dust)
+		dm_table peer "0 $_sectors dust /dev/nullb0 0 512"
+		dmsetup message peer 0 enable
+		;;
 	key-on-other) rule nullb1 "add,op=READ,status=IOERR" ;;
 	rules-*)
 		_n=${1#rules-}
@@ -47,6 +80,8 @@ setup_state() {
 	match-chance) rule nullb0 "add,op=READ,status=IOERR,chance=1000" ;;
 	*) echo "unknown state $1" >&2; return 1 ;;
 	esac
+	# shellcheck disable=SC2034
+	case $1 in dm-*) TARGET_DEV=/dev/mapper/peer ;; esac
 	if [ -e "$EI/nullb0/error_injection" ]; then
 		echo "state $1: $(wc -l <"$EI/nullb0/error_injection") rules on nullb0, $(wc -l <"$EI/nullb1/error_injection") on nullb1" >&2
 	else
