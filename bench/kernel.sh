@@ -129,7 +129,8 @@ fragment_symbols() {
 		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' "$@"
 }
 
-# Fail when kconfig dropped or changed a symbol a fragment asked for.
+# Fail when kconfig dropped or changed a symbol a fragment asked for (a
+# later fragment overrides an earlier one, as in merge_config.sh).
 verify_config() {
 	local out=$1 sym want got bad=0
 	shift
@@ -140,7 +141,8 @@ verify_config() {
 			printf 'error: %s=%s requested, kconfig gave %s\n' "$sym" "$want" "$got" >&2
 			bad=1
 		fi
-	done < <(fragment_symbols "$@")
+	done < <(fragment_symbols "$@" | awk -F= '{ v[$1] = $2; if (!($1 in o)) o[$1] = n++ }
+		END { for (k in v) print o[k], k "=" v[k] }' | sort -n | cut -d' ' -f2-)
 	return $bad
 }
 
