@@ -17,8 +17,9 @@ load_nullb() {
 # io_uring drops its file references from a workqueue after fio exits, so
 # the module can be busy for a moment.
 unload_nullb() {
+	# --retry: the same io_uring delay keeps the dm device open briefly.
 	if [ -e /dev/mapper/peer ]; then
-		dmsetup --noudevsync remove peer
+		dmsetup --noudevsync remove --retry peer
 	fi
 	_i=0
 	until rmmod null_blk 2>/dev/null; do
