@@ -40,8 +40,14 @@ make_zoned() {
 	echo 4 >"$d/zone_size"
 	echo 1 >"$d/memory_backed"
 	echo 1 >"$d/power"
-	ZDEV=nullb$(cat "$d/index")
-	while [ ! -b "/dev/$ZDEV" ]; do sleep 0.1; done
+	# null_blk names a configfs disk after its directory.
+	ZDEV=zoned
+	i=0
+	while [ ! -b "/dev/$ZDEV" ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { echo "zoned null_blk did not appear" >&2; exit 1; }
+		sleep 0.1
+	done
 }
 
 check_ei() {
@@ -52,7 +58,7 @@ check_ei() {
 	cell "$m" "select op" "$v" "READ rule: read $r, write $w"
 	[ "$r" = ENODATA ] && v=yes || v=no
 	cell "$m" "choose status" "$v" "status=MEDIUM: read gets $r"
-	b=$(rd /dev/nullb0 99)
+	b=$(blkio read /dev/nullb0 $((99 * 512)) 512)
 	a=$(blkio read /dev/nullb0 $((108 * 512)) 512)
 	cell "$m" "act on the disk itself" "$([ "$r" != ok ] && echo yes || echo no)" "error seen on /dev/nullb0"
 	echo removeall >$EI/nullb0/error_injection
