@@ -3,7 +3,9 @@
 # config: overhead (bench.sh and perf.sh with the peer states, compared with
 # error injection idle) and a capability table made of guest test results.
 #
-# Settings: REPEATS (default 3), ACCEL, FIO_RUNTIME, FIO_RAMP as for bench.sh.
+# Settings: REPEATS (default 3), ACCEL, FIO_RUNTIME, FIO_RAMP as for bench.sh;
+# RESULTS_DIR to only add the capability table, plots and report to an
+# earlier peers run.
 set -euo pipefail
 
 # shellcheck source=bench/lib.sh
@@ -52,9 +54,13 @@ run_capabilities() {
 }
 
 main() {
-	local dir
-	dir=$("$BENCH_DIR/bench.sh")
-	RESULTS_DIR=$dir "$REPO_DIR/perf-scripts/perf.sh"
+	local dir=${RESULTS_DIR:-}
+	# RESULTS_DIR: finish an earlier peers run (capabilities, plots, report).
+	if [[ -z $dir ]]; then
+		dir=$("$BENCH_DIR/bench.sh")
+		RESULTS_DIR=$dir "$REPO_DIR/perf-scripts/perf.sh"
+	fi
+	[[ -f $dir/summary.csv ]] || die "$dir has no summary.csv"
 	run_capabilities "$dir"
 	"$REPO_DIR/plots/make-plots.sh" "$dir"
 	"$BENCH_DIR/report.sh" "$dir"
