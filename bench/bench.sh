@@ -121,9 +121,7 @@ main() {
 		rm -rf "$raw.boot" "$raw.log"
 		csv_rows "$seq" "$cfg" "$state" "$rep" "$raw" >>"$dir/runs.csv"
 	done
-	"$(benchstat_bin)" summary --baseline-config "${BASELINE% *}" \
-		--baseline-state "${BASELINE#* }" "$dir/runs.csv" >"$dir/summary.csv"
-	write_summary_json "$dir"
+	summarise "$dir"
 	log "bench: done in $(fmt_duration $(($(date +%s) - t0))): $dir/summary.csv"
 	column -s, -t <"$dir/summary.csv" | cut -c1-160 >&2
 	printf '%s\n' "$dir"

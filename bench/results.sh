@@ -60,6 +60,24 @@ write_meta() {
 	} >"$dir/meta.env"
 }
 
+# summarise DIR: summary.csv and summary.json from DIR/runs.csv, with the
+# rows in matrix order (configs as in BENCH_CONFIGS, states as in STATES)
+# rather than in the shuffled run order.
+summarise() {
+	local dir=$1 sorted
+	sorted=$(mktemp)
+	awk -F, -v configs="$BENCH_CONFIGS" -v states="off $STATES" '
+		BEGIN { n = split(configs, c, " "); for (i = 1; i <= n; i++) co[c[i]] = i
+			n = split(states, s, " "); for (i = 1; i <= n; i++) so[s[i]] = i }
+		NR == 1 { print "0\t0\t0\t" $0; next }
+		{ printf "%d\t%d\t%d\t%s\n", co[$2] + 0, so[$3] + 0, NR, $0 }
+	' "$dir/runs.csv" | sort -t "$(printf '\t')" -k1,1n -k2,2n -k3,3n | cut -f4- >"$sorted"
+	"$(benchstat_bin)" summary --baseline-config "${BASELINE% *}" \
+		--baseline-state "${BASELINE#* }" "$sorted" >"$dir/summary.csv"
+	rm -f "$sorted"
+	write_summary_json "$dir"
+}
+
 # summary.json: the metadata and the summary rows, for tools.
 write_summary_json() {
 	local dir=$1

@@ -176,9 +176,7 @@ main() {
 			one_run "$seq" "$cfg" "$state" 1 kvm "$dir"
 		done
 	fi
-	"$(benchstat_bin)" summary --baseline-config "${BASELINE% *}" \
-		--baseline-state "${BASELINE#* }" "$dir/runs.csv" >"$dir/summary.csv"
-	write_summary_json "$dir"
+	summarise "$dir"
 	log "perf: done in $(fmt_duration $(($(date +%s) - t0))): $dir"
 	grep -E '^[^,]+,[^,]+,perf-qd1,(insns_per_call|blk_error_inject_insns_per_call),' "$dir/summary.csv" |
 		cut -d, -f1,2,4,7,16,17 | column -s, -t >&2
