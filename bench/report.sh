@@ -9,14 +9,15 @@ set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# meta KEY: a value of meta.env, which is written with printf %q.
 meta() {
-	sed -n "s/^$1=//p" "$DIR/meta.env" | head -1 | sed "s/^\$'//; s/^'//; s/'$//; s/\\\\ / /g"
+	bash -c '. "$1" && printf %s "${!2:-}"' _ "$DIR/meta.env" "$1"
 }
 
 accel_meaning() {
 	case $(meta ACCEL) in
 	tcg-icount)
-		echo "Guest ran under QEMU TCG with \`-icount shift=0\`: guest time advances 1 ns per guest instruction, so IOPS and latencies here are instruction counts in disguise (IOPS = 1e9 / instructions per I/O), free of host noise and identical on every rerun. They rank the configs by instructions executed, not by hardware time; caches, branch prediction and the NOP's own cost on real silicon are invisible."
+		echo "Guest ran under QEMU TCG with \`-icount shift=0\`: guest time advances 1 ns per guest instruction, so IOPS and latencies here are instruction counts in disguise (IOPS = 1e9 / instructions per I/O), free of host noise. The \`deterministic\` column of summary.csv says whether this run's repeats were identical (runs made before \`-seed\` and a guest-clock RTC were added to tcg-icount could differ by up to 0.1%). They rank the configs by instructions executed, not by hardware time; caches, branch prediction and the NOP's own cost on real silicon are invisible."
 		;;
 	tcg)
 		echo "Guest ran under QEMU TCG (software emulation, no KVM): IOPS follow host wall time of an emulator, a noisy and distorted picture of hardware cost. Differences smaller than the CIs mean nothing."
