@@ -282,7 +282,12 @@ else
 fi
 
 # ------------------------------------------------------------ 4. rules-scaling
-reshape rules-scaling -v mode=rules -v metrics="insns_per_call iops"
+# The cost that grows with N is inside __blk_error_inject: plot that when
+# the run counted it, else the gate function's own count.
+rules_insns=insns_per_call
+grep -q ',rules-[0-9]*,[^,]*,blk_error_inject_insns_per_call,' "$summary" &&
+	rules_insns=blk_error_inject_insns_per_call
+reshape rules-scaling -v mode=rules -v metrics="$rules_insns iops"
 if ((info[npanels] > 0)); then
 	render rules-scaling rules-scaling.gp "Cost vs number of rules on the target disk" \
 		"x: N of state rules-N (log); dashed: key-off (no rules, N=0) per config; error bars: CI of median" \

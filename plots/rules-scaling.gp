@@ -14,9 +14,12 @@ keyx_text = 'key-off (N=0), per config'
 load plotdir . '/common.gp'
 
 ylab(m) = (m eq 'insns_per_call') ? 'instructions per call' \
+	: (m eq 'blk_error_inject_insns_per_call') ? 'instructions per call' \
 	: (m eq 'iops') ? ((accel eq 'tcg-icount') ? 'IOPS (guest time = insn count)' : 'IOPS (I/O per second)') \
 	: m
-mname(m) = (m eq 'insns_per_call') ? 'instructions per call' : (m eq 'iops') ? 'IOPS' : m
+mname(m) = (m eq 'insns_per_call') ? 'instructions per call' \
+	: (m eq 'blk_error_inject_insns_per_call') ? '__blk_error_inject instructions per call' \
+	: (m eq 'iops') ? 'IOPS' : m
 
 ph = 380                    # per row of panels (px)
 bot = 70                    # below the last row: x label and tics
@@ -63,7 +66,7 @@ do for [r=1:nrows] {
 				if (d <= 0) { d = (abs(pymax) > 0) ? abs(pymax) * 0.5 : 1 }
 				set yrange [pymin - 0.1 * d : pymax + 0.1 * d]
 			}
-			if (pmetric eq 'insns_per_call' && pslope ne '') {
+			if ((pmetric eq 'insns_per_call' || pmetric eq 'blk_error_inject_insns_per_call') && pslope ne '') {
 				set label 1 sprintf("per rule, N=%g..%g:\n%s", pNmin, pNmax, pslope) \
 					at graph 0.04, graph 0.93 left front font F_tics
 			}
