@@ -57,12 +57,13 @@ show_config() {
 	fi
 	objdump -d --start-address="$start" --stop-address="$end" "$build/vmlinux" |
 		awk -v gate="${gate#0x}" '
-			/^ *ffffffff[0-9a-f]+:/ {
+			# Read to the end (no exit) so that objdump never sees SIGPIPE.
+			/^ *ffffffff[0-9a-f]+:/ && !done {
 				addr = $1; sub(":", "", addr); n++
 				mark = (gate != "" && addr == gate) ? "   <== gate (jump-label site)" : ""
 				if (mark != "") seen = n
 				print "   " $0 mark
-				if ((seen && n >= seen + 4) || (!gate && n >= 40)) exit
+				if ((seen && n >= seen + 4) || (!gate && n >= 40)) done = 1
 			}'
 }
 
