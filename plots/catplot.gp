@@ -39,7 +39,7 @@ eval setterm(int(W), int(H))
 set output out
 
 set multiplot layout npanels, 1 title title font F_title \
-	margins 95.0 / W, 1 - 25.0 / W, bot / H, 1 - hdr / H spacing 0, gap / H
+	margins 125.0 / W, 1 - 25.0 / W, bot / H, 1 - hdr / H spacing 0, gap / H
 
 # Plot commands are built as strings for eval, so that optional elements
 # are only added when they have data (gnuplot would warn about an empty
