@@ -45,15 +45,21 @@ static const char HEADER[] =
 /* small utilities                                                     */
 /* ------------------------------------------------------------------ */
 
+/* Print "benchstat: MESSAGE" on stderr. */
+static void vwarn_msg(const char *fmt, va_list ap)
+{
+	fputs("benchstat: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static _Noreturn void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("benchstat: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vwarn_msg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(EXIT_USAGE);
 }
 
@@ -651,11 +657,9 @@ static _Noreturn void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("benchstat: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vwarn_msg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	usage(stderr);
 	exit(EXIT_USAGE);
 }
