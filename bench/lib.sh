@@ -61,3 +61,17 @@ config_tree() {
 kernel_build_dir() {
 	printf '%s/build/%s\n' "$CACHE" "$1"
 }
+
+# gate_site BUILD_DIR: address of the blk_error_injection_enabled jump-label
+# site in submit_bio_noacct_nocheck, from the build's vmlinux (empty and
+# non-zero status when the config has none).  Builds the host tool
+# perf-scripts/jump-sites.c into the cache when its source changed.
+gate_site() {
+	local tool=$CACHE/tools/jump-sites src=$REPO_DIR/perf-scripts/jump-sites.c
+	if [[ ! -x $tool || $src -nt $tool ]]; then
+		mkdir -p "$CACHE/tools"
+		gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tool" "$src" || return 1
+	fi
+	"$tool" "$1/vmlinux" blk_error_injection_enabled 2>/dev/null |
+		awk 'index($2, "submit_bio_noacct_nocheck+") == 1 { print $1; exit }'
+}

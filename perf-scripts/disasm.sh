@@ -16,14 +16,6 @@ set -euo pipefail
 
 OUT=${OUT:-$CACHE/disasm.txt}
 FUNC=submit_bio_noacct_nocheck
-KEY=blk_error_injection_enabled
-
-jump_sites_bin() {
-	mkdir -p "$CACHE/tools"
-	gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$CACHE/tools/jump-sites" \
-		"$REPO_DIR/perf-scripts/jump-sites.c"
-	printf '%s\n' "$CACHE/tools/jump-sites"
-}
 
 # Address range of a function from System.map: "START END".
 function_range() {
@@ -31,11 +23,6 @@ function_range() {
 		found { print start, "0x" $1; exit }
 		$3 == f { start = "0x" $1; found = 1 }
 	' "$1/System.map"
-}
-
-gate_site() {
-	"$(jump_sites_bin)" "$1/vmlinux" "$KEY" 2>/dev/null |
-		awk -v f="$FUNC" 'index($2, f "+") == 1 { print $1; exit }'
 }
 
 # Disassemble FUNC, marking the gate, stopping 4 instructions after the
@@ -47,7 +34,7 @@ show_config() {
 	read -r start end < <(function_range "$build" "$FUNC")
 	gate=$(gate_site "$build" || true)
 	printf '== %s: %s [%s, %s), %s bytes, gate site: %s\n' "$cfg" "$FUNC" "$start" "$end" \
-		$((end - start)) "${gate:-none (no jump label for $KEY)}"
+		$((end - start)) "${gate:-none (no jump label for blk_error_injection_enabled)}"
 	if grep -q " __blk_error_inject$" "$build/System.map"; then
 		printf '   calls into __blk_error_inject: %s\n' \
 			"$(objdump -d --no-show-raw-insn --start-address="$start" --stop-address="$end" \

@@ -83,15 +83,6 @@ run_host_tests() {
 	host_test "checkpatch --strict on every patch" checkpatch_series
 }
 
-# The address of the error-injection gate in submit_bio_noacct_nocheck.
-gate_address() {
-	local build=$1 tool=$CACHE/tools/jump-sites
-	mkdir -p "$CACHE/tools"
-	gcc -std=c11 -O2 -o "$tool" "$REPO_DIR/perf-scripts/jump-sites.c"
-	"$tool" "$build/vmlinux" blk_error_injection_enabled 2>/dev/null |
-		awk '$2 ~ /^submit_bio_noacct_nocheck\+/ { print $1; exit }'
-}
-
 # expect_runner NAME STATUS VERDICT_RE RUN-GUEST-ARGS...: the runner must
 # exit with STATUS, say VERDICT_RE and show the console's tail.
 expect_runner() {
@@ -129,7 +120,7 @@ run_guest_tests() {
 	local cfg=$1
 	local out=$CACHE/test-runs/$cfg status=0 gate line name verdict detail t
 	local -A reported=()
-	gate=$(gate_address "$(kernel_build_dir "$cfg")" || true)
+	gate=$(gate_site "$(kernel_build_dir "$cfg")" || true)
 	log "tests: booting $cfg (gate site ${gate:-none})"
 	"$BENCH_DIR/run-guest" -c "$cfg" -s 2 -t "$TEST_TIMEOUT" -o "$out" \
 		-f "$TESTS_DIR" -e "BENCH_GATE_ADDR=$gate" -e "TESTS=${TESTS:-}" \
