@@ -134,7 +134,9 @@ write_summary_json() {
 		(.[0] | split(",")) as $h |
 		{meta: $meta, summary: (.[1:] | map(split(",") as $v |
 			[$h, $v] | transpose |
-			map({(.[0]): (if (.[0] | test("^(config|state|workload|metric|class|verdict|verdict_text)$")) then .[1] else (.[1] | typed) end)}) | add))}
+			map({(.[0]): (if (.[0] | test("^(gates|deterministic)$")) then .[1] == "yes"
+				elif (.[0] | test("^(config|state|workload|metric|class|verdict|verdict_text)$")) then .[1]
+				else (.[1] | typed) end)}) | add))}
 	' "$dir/summary.csv" >"$dir/summary.json"
 }
 

@@ -927,6 +927,12 @@ static enum class compare_class(const metric_t *m, const opts_t *o)
 	return a > b ? a : b;   /* deterministic only if both sides are */
 }
 
+static char *fmt_key(char *buf, size_t sz, const group_t *g)
+{
+	snprintf(buf, sz, "%s/%s/%s/%s", g->config, g->state, g->workload, g->metric->name);
+	return buf;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
 	opts_t o;
@@ -961,11 +967,12 @@ static int cmd_compare(int argc, char **argv)
 
 		if (!b) {
 			only++;
+			printf("%-52s %6s %6zu %12s %12.6g only in NEW\n", fmt_key(key, sizeof(key), g),
+			       "-", g->n, "-", g->n ? g->median : NAN);
 			continue;
 		}
 		matched++;
-		snprintf(key, sizeof(key), "%s/%s/%s/%s", g->config, g->state, g->workload,
-			 g->metric->name);
+		fmt_key(key, sizeof(key), g);
 		if (!g->n && g->n_failed && b->n) {
 			broken++;
 			set(&js[i], "failed", "BROKEN: every run failed in NEW, ok in BASE");
@@ -977,10 +984,16 @@ static int cmd_compare(int argc, char **argv)
 		       b->n ? b->median : NAN, g->n ? g->median : NAN, reg ? "REGRESSION " : "",
 		       js[i].verdict, js[i].text);
 	}
-	for (size_t i = 0; i < base.n; i++)
-		if (!ds_find(&new, base.g[i].config, base.g[i].state, base.g[i].workload,
-			     base.g[i].metric->name))
-			only++;
+	for (size_t i = 0; i < base.n; i++) {
+		group_t *b = &base.g[i];
+		char key[256];
+
+		if (ds_find(&new, b->config, b->state, b->workload, b->metric->name))
+			continue;
+		only++;
+		printf("%-52s %6zu %6s %12.6g %12s only in BASE\n", fmt_key(key, sizeof(key), b),
+		       b->n, "-", b->n ? b->median : NAN, "-");
+	}
 	printf("%zu compared, %zu regressions, %zu only in one file; gating: primary metrics "
 	       "(Holm over %zu sampled rows), threshold %g%%\n",
 	       matched, regressions, only, gating, o.threshold);
