@@ -122,12 +122,10 @@ summarise() {
 # summary.json: the metadata and the summary rows, for tools: numbers as
 # numbers (null where empty), the verdict a fixed word, its text beside it.
 write_summary_json() {
-	local dir=$1 meta
-	if [[ -f $dir/meta.json ]]; then
-		meta=$(cat "$dir/meta.json")
-	else
-		meta=$(meta_env_json "$dir")
-	fi
+	local dir=$1 meta='{}'
+	# keys a driver still appends to meta.env join those of meta.json
+	[[ ! -f $dir/meta.env ]] || meta=$(meta_env_json "$dir")
+	[[ ! -f $dir/meta.json ]] || meta=$(jq --argjson env "$meta" '$env + .' "$dir/meta.json")
 	jq -R -s --argjson meta "$meta" '
 		def typed: if . == "" then null elif test("^-?[0-9.]+([eE][-+]?[0-9]+)?$") then tonumber else . end;
 		split("\n") | map(select(length > 0)) |
