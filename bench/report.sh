@@ -14,8 +14,12 @@ set -euo pipefail
 # shellcheck source=bench/results.sh
 . "$BENCH_DIR/results.sh"
 
+# meta KEY: a value of the run's metadata; "not recorded" for a key an
+# older run did not record
 meta() {
-	meta_get "$DIR" "$1"
+	local v
+	v=$(meta_get "$DIR" "$1")
+	printf '%s\n' "${v:-not recorded}"
 }
 
 accel_meaning() {
@@ -35,7 +39,7 @@ accel_meaning() {
 
 # table REGEX: Markdown table of the summary rows whose workload,metric match
 table() {
-	printf '| config | state | workload | metric | n | median | change | verdict |\n'
+	printf '| config | state | workload | metric | n | median | verdict | change |\n'
 	printf '|---|---|---|---|---|---|---|---|\n'
 	awk -F, -v pat="$1" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
