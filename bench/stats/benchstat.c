@@ -580,7 +580,14 @@ static void judge_real(judge_t *j, const metric_t *m, double thr, const char *ho
 static void judge_deterministic(judge_t *j, const group_t *b, const group_t *g, double thr)
 {
 	char how[96];
-	double lo = g->v[0] / b->v[b->n - 1] - 1, hi = g->v[g->n - 1] / b->v[0] - 1;
+	double lo, hi;
+
+	if (b->v[0] <= 0 || g->v[0] < 0) {
+		set(j, "undefined", "values <= 0 in the baseline: no ratio");
+		return;
+	}
+	lo = g->v[0] / b->v[b->n - 1] - 1;
+	hi = g->v[g->n - 1] / b->v[0] - 1;
 
 	j->rel = g->median / b->median - 1;
 	j->delta = g->median - b->median;
