@@ -2,7 +2,7 @@
 # Tests of the regression gate bench/compare.sh on results directories:
 # exit 0 on a run against itself, 1 on a planted regression (deterministic
 # and sampled), never 1 for n=2 sampled data or a random metric, 2 on each
-# kind of broken input.  Uses the committed main run as the base.
+# kind of broken input.  Uses the newest committed icount main run as the base.
 #
 #   bash bench/stats/gate-test.sh
 set -euo pipefail
@@ -16,7 +16,10 @@ export CACHE=${CACHE:-$tmp/cache}
 # shellcheck source=tests/lib/assert.sh
 . "$repo/tests/lib/assert.sh"
 
-main_run=$repo/results/20261203-070343-tcg-icount
+# the newest committed main run under icount (its runs.csv and meta)
+main_run=$(find "$repo/results" -maxdepth 2 -path '*-tcg-icount/runs.csv' | sort | tail -n 1)
+main_run=${main_run%/runs.csv}
+[[ -n $main_run ]] || { echo "no results/*-tcg-icount/runs.csv to test with" >&2; exit 1; }
 
 # gate BASE NEW WANT NAME: compare.sh exits WANT
 gate() {
