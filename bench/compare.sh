@@ -14,6 +14,7 @@
 # `make compare` calls this; gate on this script, since make turns every
 # failing recipe into its own exit status 2.
 set -euo pipefail
+shopt -s inherit_errexit
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"

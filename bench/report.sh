@@ -8,6 +8,7 @@
 #
 #   report.sh RESULTS_DIR
 set -euo pipefail
+shopt -s inherit_errexit
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -4,6 +4,7 @@
 #
 #   summarise.sh RESULTS_DIR
 set -euo pipefail
+shopt -s inherit_errexit
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -6,6 +6,7 @@
 #
 #   bash bench/stats/gate-test.sh
 set -euo pipefail
+shopt -s inherit_errexit
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)

@@ -14,6 +14,7 @@
 # end of README.md, and review the diff.
 # shellcheck disable=SC2016  # awk programs in single quotes
 set -euo pipefail
+shopt -s inherit_errexit
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 data=$here/testdata
