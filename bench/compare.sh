@@ -1,35 +1,48 @@
 #!/usr/bin/env bash
-# LKP-style regression check between two result directories:
+# The regression gate between two result directories:
 #
-#   compare.sh BASE_DIR NEW_DIR       (THRESHOLD=1 percent by default)
+#   bench/compare.sh BASE_DIR NEW_DIR       (THRESHOLD=1 percent by default)
 #
-# Prints per config/state/workload/metric the change of the median with its
-# bootstrap CI, and exits 1 when any got significantly worse than the
-# threshold, 0 otherwise, 2 on bad input.
+# Prints, per config/state/workload/metric found in both, the change and
+# its verdict (bench/stats/README.md), and exits
+#   0  no regression,
+#   1  a primary metric got slower than THRESHOLD (significantly so, after
+#      Holm's correction, where it is sampled),
+#   2  broken input: a directory or runs.csv missing or unreadable, a side
+#      with no ok runs, a group that failed in NEW but was ok in BASE, no
+#      group in both.
+# `make compare` calls this; gate on this script, since make turns every
+# failing recipe into its own exit status 2.
 set -euo pipefail
+shopt -s inherit_errexit
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=bench/results.sh
 . "$BENCH_DIR/results.sh"
 
-meta_value() {
-	sed -n "s/^$2=//p" "$1/meta.env" 2>/dev/null | head -1
+broken() {
+	echo "compare: $*" >&2
+	exit 2
 }
 
 main() {
-	[[ $# -eq 2 ]] || { echo "usage: compare.sh BASE_DIR NEW_DIR" >&2; exit 2; }
-	local base=$1 new=$2 d
+	[[ $# -eq 2 ]] || broken "usage: compare.sh BASE_DIR NEW_DIR"
+	local base=$1 new=$2 d bin base_accel new_accel
 	for d in "$base" "$new"; do
-		[[ -f $d/runs.csv ]] || { echo "compare: $d/runs.csv missing" >&2; exit 2; }
+		[[ -r $d/runs.csv ]] || broken "$d/runs.csv missing or unreadable"
+		[[ -r $d/meta.json || -r $d/meta.env ]] || broken "$d has no meta.json: its accelerator is unknown"
 	done
-	if [[ $(meta_value "$base" ACCEL) != "$(meta_value "$new" ACCEL)" ]]; then
-		echo "compare: warning: accelerators differ ($(meta_value "$base" ACCEL) vs $(meta_value "$new" ACCEL)); numbers are not comparable" >&2
-	fi
+	base_accel=$(meta_get "$base" ACCEL)
+	new_accel=$(meta_get "$new" ACCEL)
+	[[ $base_accel == "$new_accel" ]] ||
+		echo "compare: warning: accelerators differ ($base_accel vs $new_accel): a metric is deterministic only if it is on both sides" >&2
 	printf 'base: %s (%s, %s)\nnew:  %s (%s, %s)\n' \
-		"$base" "$(meta_value "$base" ACCEL)" "$(meta_value "$base" GIT_COMMIT)" \
-		"$new" "$(meta_value "$new" ACCEL)" "$(meta_value "$new" GIT_COMMIT)"
-	"$(benchstat_bin)" compare --threshold "${THRESHOLD:-1}" "$base/runs.csv" "$new/runs.csv"
+		"$base" "$base_accel" "$(meta_get "$base" GIT_COMMIT)" \
+		"$new" "$new_accel" "$(meta_get "$new" GIT_COMMIT)"
+	bin=$(benchstat_bin) || broken "cannot build benchstat"
+	"$bin" compare --threshold "${THRESHOLD:-1}" --base-accel "$base_accel" \
+		--new-accel "$new_accel" "$base/runs.csv" "$new/runs.csv"
 }
 
 main "$@"

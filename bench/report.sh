@@ -1,45 +1,61 @@
 #!/usr/bin/env bash
-# Write RESULTS_DIR/report.md: the run's metadata, what its numbers mean
-# under its accelerator, tables of verdicts and instruction counts, and the
-# figures from RESULTS_DIR/plots.
+# Write RESULTS_DIR/report.md and RESULTS_DIR/report.txt from what is in the
+# directory (summary.csv, meta.json, plots/, annotate/, capability.txt,
+# failures.txt), so that regenerating a report never loses a section:
+# report.md has the metadata, what the numbers mean under the run's
+# accelerator, the verdict tables, the capability table and the figures;
+# report.txt is the verdict a reviewer quotes, plain text within 80 columns.
 #
 #   report.sh RESULTS_DIR
 set -euo pipefail
+shopt -s inherit_errexit
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=bench/results.sh
+. "$BENCH_DIR/results.sh"
 
-# meta KEY: a value of meta.env, which is written with printf %q.
+# meta KEY: a value of the run's metadata; "not recorded" for a key an
+# older run did not record
 meta() {
-	bash -c '. "$1" && printf %s "${!2:-}"' _ "$DIR/meta.env" "$1"
+	local v
+	v=$(meta_get "$DIR" "$1")
+	printf '%s\n' "${v:-not recorded}"
 }
 
 accel_meaning() {
 	case $(meta ACCEL) in
 	tcg-icount)
-		echo "Guest ran under QEMU TCG with \`-icount shift=0\`: guest time advances 1 ns per guest instruction, so IOPS and latencies here are instruction counts in disguise (IOPS = 1e9 / instructions per I/O), free of host noise. The \`deterministic\` column of summary.csv says whether this run's repeats were identical (runs made before \`-seed\` and a guest-clock RTC were added to tcg-icount could differ by up to 0.1%). They rank the configs by instructions executed, not by hardware time; caches, branch prediction and the NOP's own cost on real silicon are invisible."
+		echo "Guest ran under QEMU TCG with \`-icount shift=0\`: guest time advances 1 ns per guest instruction, so IOPS and latencies here are instruction counts in disguise (IOPS = 1e9 / instructions per I/O), free of host noise; they are judged as deterministic (class in summary.csv). They rank the configs by instructions executed, not by hardware time; caches, branch prediction and the NOP's own cost on real silicon are invisible."
 		;;
 	tcg)
-		echo "Guest ran under QEMU TCG (software emulation, no KVM): IOPS follow host wall time of an emulator, a noisy and distorted picture of hardware cost. Differences smaller than the CIs mean nothing."
+		echo "Guest ran under QEMU TCG (software emulation, no KVM): IOPS follow host wall time of an emulator, a noisy and distorted picture of hardware cost; they are sampled metrics, judged by the Wilcoxon rank-sum test."
 		;;
 	kvm)
-		echo "Guest ran under KVM: IOPS and cycles are hardware measurements (with a vPMU where available)."
+		echo "Guest ran under KVM: IOPS and cycles are hardware measurements, sampled metrics judged by the Wilcoxon rank-sum test."
 		;;
 	*) echo "Unknown accelerator." ;;
 	esac
 }
 
-# Markdown table of summary rows matching a workload/metric regex.
+# table REGEX: Markdown table of the summary rows whose workload,metric match
 table() {
-	local pattern=$1 header=$2
-	printf '%s\n' "$header"
-	printf '%s\n' "$(printf '%s' "$header" | sed 's/[^|]/-/g')"
-	awk -F, -v pat="$pattern" '
-		NR > 1 && ($3 "," $4) ~ pat {
-			ci = ($10 == "" ? "n/a" : sprintf("%.6g..%.6g (%.1f%%)", $10, $11, 100 * $12))
-			rel = ($13 == "" ? "" : sprintf("%+.3f%%", $13))
-			printf "| %s | %s | %s | %s | %.6g | %s | %s | %s | %s |\n", $1, $2, $3, $4, $7, ci, $5, rel, $16
+	printf '| config | state | workload | metric | n | median | verdict | change |\n'
+	printf '|---|---|---|---|---|---|---|---|\n'
+	awk -F, -v pat="$1" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		($3 "," $4) ~ pat {
+			med = $c["median"] == "" ? "" : sprintf("%.6g", $c["median"])
+			printf "| %s | %s | %s | %s | %s | %s | **%s** | %s |\n", $1, $2, $3, $4, $c["n"], med,
+				$c["verdict"], $c["verdict_text"]
 		}' "$DIR/summary.csv"
+}
+
+builds() {
+	[[ -f $DIR/meta.json ]] && jq -e '.BUILDS' "$DIR/meta.json" >/dev/null 2>&1 || return 0
+	printf '| config | vmlinux build-id | .config sha256 |\n|---|---|---|\n'
+	jq -r '.BUILDS | to_entries[] | "| \(.key) | \(.value.build_id) | \(.value.config_sha256) |"' "$DIR/meta.json"
+	echo
 }
 
 figures() {
@@ -50,51 +66,149 @@ figures() {
 	return 0
 }
 
+# capability: the peers table from capability.txt (mechanism|capability|
+# verdict|evidence lines, one per cell, as the guest test printed them)
+capability() {
+	local f=$DIR/capability.txt
+	[[ -s $f ]] || return 0
+	printf '## What each mechanism can do, as tried in the guest\n\n'
+	awk -F'|' '
+		!($1 in seen_m) { seen_m[$1] = 1; ms[++nm] = $1 }
+		!($2 in seen_c) { seen_c[$2] = 1; cs[++nc] = $2 }
+		{ v[$1, $2] = $3 }
+		END {
+			line = "| mechanism |"; sep = "|---|"
+			for (j = 1; j <= nc; j++) { line = line " " cs[j] " |"; sep = sep "---|" }
+			print line; print sep
+			for (i = 1; i <= nm; i++) {
+				line = "| " ms[i] " |"
+				for (j = 1; j <= nc; j++)
+					line = line " " ((ms[i], cs[j]) in v ? v[ms[i], cs[j]] : "untested") " |"
+				print line
+			}
+		}' "$f"
+	printf '\nEvidence, per cell (what user space saw):\n\n'
+	sed 's/^\([^|]*\)|\([^|]*\)|\([^|]*\)|\(.*\)$/- \1, \2: **\3**: \4/' "$f"
+	echo
+}
+
 # shellcheck disable=SC2016 # backticks in the text are Markdown
+report_md() {
+	printf '# blkinject-bench report: %s\n\n' "$(meta RUN_ID)"
+	printf '| | |\n|---|---|\n'
+	printf '| date | %s |\n| accelerator | %s |\n| host | %s, %s CPUs, %s |\n' \
+		"$(meta DATE)" "$(meta ACCEL)" "$(meta HOST_CPU)" "$(meta HOST_NPROC)" "$(meta HOST_KERNEL)"
+	printf '| QEMU | %s |\n| gcc | %s |\n| fio | %s |\n| perf | %s |\n' \
+		"$(meta QEMU)" "$(meta GCC)" "$(meta FIO)" "$(meta PERF)"
+	printf '| kernel | %s (%s) |\n| patch series sha256 | %s |\n| repository commit | %s |\n\n' \
+		"$(meta KERNEL_RELEASE)" "$(meta KERNEL_SOURCE)" "$(meta SERIES_SHA256)" "$(meta GIT_COMMIT)"
+	builds
+	printf 'Command as recorded by the run:\n\n```\n%s\n```\n\n' "$(meta COMMAND)"
+	printf '%s\n\n' "$(accel_meaning)"
+	printf 'Each row is compared with the baseline row `%s` on the same workload (bench/stats/README.md): deterministic metrics by their medians against the %s%% threshold, sampled ones by the exact Wilcoxon rank-sum test (Hodges-Lehmann shift, its confidence interval with the coverage achieved; Holm over the gating rows); random ones (perf sample shares, error counts under `chance`) are reported without a verdict.\n\n' \
+		"$(meta BASELINE)" "${THRESHOLD:-1}"
+	if grep -q ',iops,' "$DIR/summary.csv"; then
+		printf '## IOPS\n\n'
+		table ',iops$'
+		echo
+	fi
+	if grep -q 'insns_per_call,' "$DIR/summary.csv"; then
+		printf '## Instructions per call (exact, QEMU plugin under icount)\n\n'
+		table 'insns_per_call$|calls_per_io$'
+		echo
+	fi
+	if grep -q 'insns_per_io,\|task_clock_ns_per_io,' "$DIR/summary.csv"; then
+		printf '## Per I/O\n\n'
+		table ',(insns_per_io|task_clock_ns_per_io)$'
+		echo
+	fi
+	if grep -q ',cycles_per_io,' "$DIR/summary.csv"; then
+		printf '## Cycles per I/O (KVM vPMU)\n\n'
+		table 'cycles_per_io$'
+		echo
+	else
+		printf 'No cycles in this run: the guest had no PMU (cycles need KVM with a vPMU).\n\n'
+	fi
+	if grep -q ',perf_share_pct,' "$DIR/summary.csv"; then
+		printf '## Random by nature (no verdicts)\n\n'
+		table ',(perf_share_pct|io_errors)$'
+		echo
+	fi
+	if [[ -f $DIR/annotate/on-key-off.txt ]]; then
+		printf '## perf annotate of the gate (on, key-off)\n\n```\n'
+		grep -B3 -A6 -m1 -i 'nop\|xchg' "$DIR/annotate/on-key-off.txt" || head -30 "$DIR/annotate/on-key-off.txt"
+		printf '```\n\n'
+	fi
+	if [[ -s $DIR/failures.txt ]]; then
+		printf '## Failed runs (excluded from every statistic)\n\n```\n'
+		cat "$DIR/failures.txt"
+		printf '```\n\n'
+	fi
+	capability
+	printf '## Figures\n\n'
+	figures
+}
+
+# report_txt: per config x state, instructions per call and per I/O with
+# their changes, the IOPS change with its interval or "exact"; wrapped at 80.
+report_txt() {
+	{
+		printf 'blkinject-bench %s: %s, %s, baseline %s\n' "$(meta RUN_ID)" \
+		"$(meta ACCEL)" "$(meta GIT_COMMIT)" "$(meta BASELINE)"
+	printf 'command: %s\n\n' "$(meta COMMAND)"
+	awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		function cell(   d, r) {
+			if ($c["verdict"] == "baseline") return sprintf("%.6g (baseline)", $c["median"])
+			if ($c["median"] == "") return $c["verdict"]
+			d = $c["delta"] == "" ? "" : sprintf("%+.6g", $c["delta"])
+			return sprintf("%.6g (%s) %s", $c["median"], d, $c["verdict"])
+		}
+		{
+			row = $1 "/" $2
+			if (!(row in seen)) { seen[row] = 1; rows[++n] = row }
+			if ($4 == "insns_per_call" && $3 ~ /^perf/) call[row] = cell()
+			else if ($4 == "insns_per_io") io[row, $3] = cell()
+			else if ($4 == "iops" && $3 !~ /softirq/) {
+				w = $3; sub(/^randread-/, "", w)
+				t = $c["verdict"] == "baseline" ? sprintf("%.6g", $c["median"]) : $c["verdict"] " " $c["verdict_text"]
+				iops[row] = iops[row] sprintf("\n    IOPS %s: %s", w, t)
+			}
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				r = rows[i]
+				printf "%s\n", r
+				if (r in call) printf "    instructions per call: %s\n", call[r]
+				for (k in io) { split(k, p, SUBSEP); if (p[1] == r) printf "    instructions per I/O (%s): %s\n", p[2], io[k] }
+				if (r in iops) printf "%s\n", substr(iops[r], 2)
+			}
+		}' "$DIR/summary.csv"
+	} | wrap80
+}
+
+# wrap80: lines longer than 80 columns broken at spaces, continued indented
+wrap80() {
+	awk '{
+		line = $0; ind = ""
+		while (length(line) > 80) {
+			cut = 80
+			while (cut > 20 && substr(line, cut + 1, 1) != " ") cut--
+			if (cut <= 20) cut = 80
+			print substr(line, 1, cut)
+			line = "      " substr(line, cut + 2)
+		}
+		print line
+	}'
+}
+
 main() {
 	DIR=${1:?usage: report.sh RESULTS_DIR}
-	[[ -f $DIR/summary.csv && -f $DIR/meta.env ]] || die "$DIR has no summary.csv/meta.env"
-	{
-		printf '# blkinject-bench report: %s\n\n' "$(meta RUN_ID)"
-		printf '| | |\n|---|---|\n'
-		printf '| date | %s |\n| accelerator | %s |\n| host CPU | %s |\n' "$(meta DATE)" "$(meta ACCEL)" "$(meta HOST_CPU)"
-		printf '| QEMU | %s |\n| kernel | %s (%s) |\n' "$(meta QEMU)" "$(meta KERNEL_RELEASE)" "$(meta KERNEL_SOURCE)"
-		printf '| patch series sha256 | %s |\n| repository commit | %s |\n\n' "$(meta SERIES_SHA256)" "$(meta GIT_COMMIT)"
-		printf 'Reproduce with:\n\n```\n%s\n```\n\n' "$(meta COMMAND)"
-		printf '%s\n\n' "$(accel_meaning)"
-		printf 'Verdicts compare each row with the baseline row `%s` on the same workload:' "$(meta BASELINE)"
-		printf ' the CI of the median is distribution-free (order statistics, its exact coverage in brackets); the change is a percentile bootstrap of the ratio of medians; "indistinguishable" means its CI contains 0. See bench/stats/README.md.\n\n'
-		if grep -q ',iops,' "$DIR/summary.csv"; then
-			printf '## IOPS\n\n'
-			table ',iops$' '| config | state | workload | metric | median | CI of median | n | vs baseline | verdict |'
-			echo
-		fi
-		if grep -q ',insns_per_call,' "$DIR/summary.csv"; then
-			printf '## Instructions per call (exact, QEMU plugin under icount)\n\n'
-			table 'insns_per_call$|calls_per_io$' '| config | state | workload | metric | median | CI of median | n | vs baseline | verdict |'
-			echo
-		fi
-		if grep -q ',cycles_per_io,' "$DIR/summary.csv"; then
-			printf '## Cycles per I/O (KVM vPMU)\n\n'
-			table 'cycles_per_io$' '| config | state | workload | metric | median | CI of median | n | vs baseline | verdict |'
-			echo
-		else
-			printf 'No cycles in this run: the guest had no PMU (cycles need KVM with a vPMU).\n\n'
-		fi
-		if [[ -d $DIR/annotate && -f $DIR/annotate/on-key-off.txt ]]; then
-			printf '## perf annotate of the gate (on, key-off)\n\n```\n'
-			grep -B3 -A6 -m1 -i 'nop\|xchg' "$DIR/annotate/on-key-off.txt" || head -30 "$DIR/annotate/on-key-off.txt"
-			printf '```\n\n'
-		fi
-		if [[ -s $DIR/failures.txt ]]; then
-			printf '## Failed runs (excluded from every statistic)\n\n```\n'
-			cat "$DIR/failures.txt"
-			printf '```\n\n'
-		fi
-		printf '## Figures\n\n'
-		figures
-	} >"$DIR/report.md"
-	log "report: $DIR/report.md"
+	[[ -f $DIR/summary.csv ]] || die "$DIR has no summary.csv"
+	[[ -f $DIR/meta.json || -f $DIR/meta.env ]] || die "$DIR has no meta.json"
+	report_md >"$DIR/report.md"
+	report_txt >"$DIR/report.txt"
+	log "report: $DIR/report.md, $DIR/report.txt"
 }
 
 main "$@"

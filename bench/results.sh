@@ -39,25 +39,66 @@ split_blocks() {
 	' "$1"
 }
 
-# write_meta DIR ACCEL COMMAND: what is needed to reproduce a run.
+# build_identity CONFIG: a JSON object naming the build measured: the
+# vmlinux build-id (a hash the linker takes over the whole image, so on and
+# nokey differ though their .config is the same) and the .config's hash.
+build_identity() {
+	local build
+	build=$(kernel_build_dir "$1")
+	jq -n --arg build_id "$(readelf -n "$build/vmlinux" 2>/dev/null | sed -n 's/^ *Build ID: *//p' | head -1)" \
+		--arg config_sha256 "$(sha256sum "$build/.config" 2>/dev/null | cut -c1-16)" \
+		--arg release "$(cat "$build/include/config/kernel.release" 2>/dev/null)" \
+		'{build_id: $build_id, config_sha256: $config_sha256, release: $release}'
+}
+
+tool_version() {
+	"$@" 2>/dev/null | head -1 || true
+}
+
+# write_meta DIR ACCEL COMMAND [KEY=VALUE...]: DIR/meta.json, what is needed
+# to reproduce the run: COMMAND exactly as run, every build's identity, the
+# tools' versions.  Values go in with jq --arg, never through shell quoting.
 write_meta() {
-	local dir=$1 accel=$2 command=$3 cfg
-	{
-		printf 'RUN_ID=%s\nDATE=%s\nACCEL=%s\n' "$RUN_ID" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$accel"
-		printf 'HOST_CPU=%q\n' "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
-		printf 'HOST_NPROC=%s\n' "$(nproc)"
-		printf 'QEMU=%q\n' "$(qemu-system-x86_64 --version | head -1)"
-		printf 'KERNEL_SOURCE=%q\n' "linux-source-6.12 $(cat "$CACHE/src/pristine/.blkinject-version")"
-		printf 'KERNEL_RELEASE=%s\n' "$(cat "$(kernel_build_dir on)/include/config/kernel.release" 2>/dev/null || echo unknown)"
-		printf 'SERIES_SHA256=%s\n' "$(cat "$REPO_DIR"/patches/series "$REPO_DIR"/patches/*.patch | sha256sum | cut -c1-16)"
-		printf 'GIT_COMMIT=%s\n' "$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo none)$(git -C "$REPO_DIR" diff --quiet HEAD 2>/dev/null || echo -dirty)"
-		for cfg in $BENCH_CONFIGS; do
-			printf 'CONFIG_SHA256_%s=%s\n' "${cfg//-/_}" \
-				"$(sha256sum "$(kernel_build_dir "$cfg")/.config" | cut -c1-16)"
-		done
-		printf 'BENCH_CONFIGS=%q\nSTATES=%q\nBASELINE=%q\n' "$BENCH_CONFIGS" "$STATES" "$BASELINE"
-		printf 'COMMAND=%q\n' "$command"
-	} >"$dir/meta.env"
+	local dir=$1 accel=$2 command=$3 cfg builds='{}' kv
+	shift 3
+	for cfg in $BENCH_CONFIGS; do
+		builds=$(jq --arg c "$cfg" --argjson b "$(build_identity "$cfg")" '.[$c] = $b' <<<"$builds")
+	done
+	jq -n --arg RUN_ID "$RUN_ID" --arg DATE "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg ACCEL "$accel" \
+		--arg HOST_CPU "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')" \
+		--argjson HOST_NPROC "$(nproc)" --arg HOST_KERNEL "$(uname -sr)" \
+		--arg QEMU "$(tool_version qemu-system-x86_64 --version)" \
+		--arg GCC "$(tool_version gcc --version)" --arg FIO "$(tool_version fio --version)" \
+		--arg PERF "$(tool_version perf --version)" \
+		--arg KERNEL_SOURCE "linux-source-6.12 $(cat "$CACHE/src/pristine/.blkinject-version" 2>/dev/null)" \
+		--arg KERNEL_RELEASE "$(cat "$(kernel_build_dir on)/include/config/kernel.release" 2>/dev/null || echo unknown)" \
+		--arg SERIES_SHA256 "$(cat "$REPO_DIR"/patches/series "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch 2>/dev/null | sha256sum | cut -c1-16)" \
+		--arg GIT_COMMIT "$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo none)$(git -C "$REPO_DIR" diff --quiet HEAD 2>/dev/null || echo -dirty)" \
+		--argjson BUILDS "$builds" \
+		--arg BENCH_CONFIGS "$BENCH_CONFIGS" --arg STATES "$STATES" --arg BASELINE "$BASELINE" \
+		--arg COMMAND "$command" '$ARGS.named' >"$dir/meta.json"
+	for kv in "$@"; do
+		meta_set "$dir" "${kv%%=*}" "${kv#*=}"
+	done
+}
+
+# meta_set DIR KEY VALUE: add or replace one string in DIR/meta.json.
+meta_set() {
+	local tmp
+	tmp=$(mktemp)
+	jq --arg k "$2" --arg v "$3" '.[$k] = $v' "$1/meta.json" >"$tmp"
+	mv "$tmp" "$1/meta.json"
+}
+
+# meta_get DIR KEY: a value of the run's metadata.  meta.json is read with
+# jq; a run made before it existed (meta.env, printf %q) is decoded by the
+# shell it was written for, in a subshell, and nowhere else.  Keys that a
+# driver still appends to meta.env are found there too.
+meta_get() {
+	local v=''
+	[[ ! -f $1/meta.json ]] || v=$(jq -r --arg k "$2" '.[$k] // empty | tostring' "$1/meta.json")
+	[[ -n $v || ! -f $1/meta.env ]] || v=$(bash -c '. "$1" && printf %s "${!2:-}"' _ "$1/meta.env" "$2")
+	printf '%s\n' "$v"
 }
 
 # summarise DIR: summary.csv and summary.json from DIR/runs.csv, with the
@@ -72,27 +113,38 @@ summarise() {
 		NR == 1 { print "0\t0\t0\t" $0; next }
 		{ printf "%d\t%d\t%d\t%s\n", co[$2] + 0, so[$3] + 0, NR, $0 }
 	' "$dir/runs.csv" | sort -t "$(printf '\t')" -k1,1n -k2,2n -k3,3n | cut -f4- >"$sorted"
-	"$(benchstat_bin)" summary --baseline-config "${BASELINE% *}" \
+	"$(benchstat_bin)" summary --accel "$(meta_get "$dir" ACCEL)" --baseline-config "${BASELINE% *}" \
 		--baseline-state "${BASELINE#* }" "$sorted" >"$dir/summary.csv"
 	rm -f "$sorted"
 	write_summary_json "$dir"
 }
 
-# summary.json: the metadata and the summary rows, for tools.
+# summary.json: the metadata and the summary rows, for tools: numbers as
+# numbers (null where empty), the verdict a fixed word, its text beside it.
 write_summary_json() {
-	local dir=$1
-	jq -R -s '
+	local dir=$1 meta='{}'
+	# keys a driver still appends to meta.env join those of meta.json
+	[[ ! -f $dir/meta.env ]] || meta=$(meta_env_json "$dir")
+	[[ ! -f $dir/meta.json ]] || meta=$(jq --argjson env "$meta" '$env + .' "$dir/meta.json")
+	jq -R -s --argjson meta "$meta" '
+		def typed: if . == "" then null elif test("^-?[0-9.]+([eE][-+]?[0-9]+)?$") then tonumber else . end;
 		split("\n") | map(select(length > 0)) |
 		(.[0] | split(",")) as $h |
-		.[1:] | map(split(",") as $v | [$h, $v] | transpose | map({(.[0]): .[1]}) | add)
-	' "$dir/summary.csv" >"$dir/summary.rows.json"
-	jq -R -s '
-		split("\n") | map(select(test("^[A-Z_0-9]+=")) | capture("^(?<k>[A-Z_0-9]+)=(?<v>.*)$")) |
-		map({(.k): (.v | sub("^\\$?'"'"'"; "") | sub("'"'"'$"; ""))}) | add
-	' "$dir/meta.env" >"$dir/meta.json"
-	jq -n --slurpfile m "$dir/meta.json" --slurpfile r "$dir/summary.rows.json" \
-		'{meta: $m[0], summary: $r[0]}' >"$dir/summary.json"
-	rm -f "$dir/summary.rows.json" "$dir/meta.json"
+		{meta: $meta, summary: (.[1:] | map(split(",") as $v |
+			[$h, $v] | transpose |
+			map({(.[0]): (if (.[0] | test("^(gates|deterministic)$")) then .[1] == "yes"
+				elif (.[0] | test("^(config|state|workload|metric|class|verdict|verdict_text)$")) then .[1]
+				else (.[1] | typed) end)}) | add))}
+	' "$dir/summary.csv" >"$dir/summary.json"
+}
+
+# meta_env_json DIR: the keys of an old run's meta.env as a JSON object.
+meta_env_json() {
+	local k args=()
+	while read -r k; do
+		args+=(--arg "$k" "$(meta_get "$1" "$k")")
+	done < <(sed -n 's/^\([A-Z_0-9]*\)=.*/\1/p' "$1/meta.env")
+	jq -n "${args[@]}" '$ARGS.named'
 }
 
 fmt_duration() {

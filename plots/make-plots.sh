@@ -5,7 +5,7 @@
 #   plots/make-plots.sh RESULTS_DIR [OUT_DIR]
 #
 # Reads RESULTS_DIR/summary.csv (bench/stats/benchstat summary output) and
-# RESULTS_DIR/meta.env (KEY=VALUE lines: RUN_ID, DATE, ACCEL, HOST_CPU,
+# RESULTS_DIR/meta.json (or, for older runs, RESULTS_DIR/meta.env: KEY=VALUE lines: RUN_ID, DATE, ACCEL, HOST_CPU,
 # KERNEL_RELEASE), writes into OUT_DIR (default RESULTS_DIR/plots):
 #
 #   iops            IOPS median per config x state, CI of the median
@@ -111,7 +111,12 @@ unquote() {
 }
 
 declare -A meta=()
-if [[ -r $metafile ]]; then
+if [[ -r $results/meta.json ]]; then
+	# written by bench/results.sh write_meta with jq --arg: read with jq
+	while IFS=$'\t' read -r key value; do
+		meta[$key]=$value
+	done < <(jq -r 'to_entries[] | select(.value | type != "object") | [.key, (.value | tostring | gsub("[[:cntrl:]]"; " "))] | @tsv' "$results/meta.json")
+elif [[ -r $metafile ]]; then
 	while IFS= read -r line || [[ -n $line ]]; do
 		line=${line%$'\r'}
 		[[ $line =~ ^[[:space:]]*(export[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue

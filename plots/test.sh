@@ -202,13 +202,13 @@ r=$tmp/edge
 {
 	cat "$data/summary.csv"
 	cat <<'EOF'
-dbg,key-off,randread-qd1,iops,1,0,33000,33000,33000,,,,-3.03415,,,insufficient-data: -3.03%,no
-dbg,key-off,randread-qd1,insns_per_call,1,0,70,70,70,,,,16.6667,,,insufficient-data: 16.67%,no
-dbg,rules-5,randread-qd1,iops,0,1,,,,,,,,,,no-data,no
-dbg,rules-5,randread-qd1,insns_per_call,0,1,,,,,,,,,,no-data,no
-off,off,seqread-1m,iops,2,0,2005,2000,2010,2000,2010,0.5,,,,baseline,no
-on,rules-5,seqread-1m,iops,2,0,1992.5,1990,1995,1990,1995,0.5,-0.623441,-0.995025,-0.25,within-threshold: -0.62% (CI -1.00..-0.25),no
-on,rules-5,seqread-1m,insns_per_call,2,0,102,102,102,102,102,0.5,,,,no-baseline,yes
+dbg,key-off,randread-qd1,iops,deterministic,1,0,33000,33000,33000,,,,,-3.03415,,,,,yes,no-verdict,n=1: no verdict,no
+dbg,key-off,randread-qd1,insns_per_call,deterministic,1,0,70,70,70,,,,,16.6667,,,,,yes,no-verdict,n=1: no verdict,no
+dbg,rules-5,randread-qd1,iops,deterministic,0,1,,,,,,,,,,,,,yes,no-data,no-data,no
+dbg,rules-5,randread-qd1,insns_per_call,deterministic,0,1,,,,,,,,,,,,,yes,no-data,no-data,no
+off,off,seqread-1m,iops,deterministic,2,0,2005,2000,2010,2000,2010,0.5,,,,,,,yes,baseline,baseline,no
+on,rules-5,seqread-1m,iops,deterministic,2,0,1992.5,1990,1995,1990,1995,0.5,,-0.623441,-0.995025,-0.25,,,yes,within-threshold,within-threshold: -0.62% (CI -1.00..-0.25),no
+on,rules-5,seqread-1m,insns_per_call,deterministic,2,0,102,102,102,102,102,0.5,,,,,,,yes,no-baseline,no-baseline,yes
 EOF
 } | mkres "$r"
 run "$mp" "$r" "$r/out"

@@ -77,6 +77,7 @@ checkpatch_series() {
 
 run_host_tests() {
 	host_test "benchstat unit tests" bash "$REPO_DIR/bench/stats/test.sh"
+	host_test "compare.sh exit status (0/1/2)" bash "$REPO_DIR/bench/stats/gate-test.sh"
 	[[ ! -f $REPO_DIR/plots/test.sh ]] || host_test "plots unit tests" bash "$REPO_DIR/plots/test.sh"
 	host_test "shellcheck" lint_shell
 	host_test "C tools build with -Wall -Wextra -Werror" build_c_tools

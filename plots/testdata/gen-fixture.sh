@@ -11,7 +11,7 @@
 # portable Park-Miller LCG in awk (same output with mawk and gawk), builds
 # bench/stats/benchstat into a temp dir and turns runs.csv into
 # summary.csv with it, so the fixture has benchstat's real semantics
-# (ci_level, bootstrap CIs, verdicts, deterministic).  meta.env is static.
+# (ci_level, classes, verdicts, deterministic).  meta.env is static.
 #
 # The model: insns_per_call = 60 for off/off, plus a per-config gate cost
 # (static-key NOP +1, no jump labels +3, no static key +4), +5 once the
@@ -76,5 +76,5 @@ function lcg() {
 
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 	make -s --no-print-directory -C "$repo/bench/stats" OUT="$tmp" >/dev/null
-"$tmp/benchstat" summary "$dest/runs.csv" >"$dest/summary.csv"
+"$tmp/benchstat" summary --accel "$(sed -n 's/^ACCEL=//p' "$here/meta.env")" "$dest/runs.csv" >"$dest/summary.csv"
 echo "wrote $dest/runs.csv and $dest/summary.csv ($(($(wc -l <"$dest/summary.csv") - 1)) groups)"
