@@ -1,5 +1,9 @@
 # shellcheck shell=bash
-# Shared helpers for the bench scripts: cache layout, progress lines, errors.
+# Shared helpers for the bench scripts: cache layout, progress lines, errors,
+# and the names a user may give (configs, states, workloads, accelerators).
+
+# A failure inside $(...) stops the script, as it would outside.
+shopt -s inherit_errexit
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
@@ -46,9 +50,54 @@ all_configs() {
 }
 
 config_fragment() {
-	local f=$BENCH_DIR/configs/$1.config
-	[[ -f $f ]] || die "unknown config '$1' (have: $(all_configs | tr '\n' ' '))"
-	printf '%s\n' "$f"
+	check_configs "$1"
+	printf '%s\n' "$BENCH_DIR/configs/$1.config"
+}
+
+# one_line: words on stdin, space-separated on one line.
+one_line() {
+	tr '\n' ' ' | sed 's/ *$//'
+}
+
+# check_configs NAME...: die naming the valid configs unless every NAME is one.
+check_configs() {
+	local c
+	for c in "$@"; do
+		[[ -n $c && -f $BENCH_DIR/configs/$c.config && $c != common ]] ||
+			die "unknown config '$c' (valid: $(all_configs | one_line))"
+	done
+}
+
+# Injection states bench/guest/state.sh knows; rules-N takes any N >= 1.
+VALID_STATES="off key-off key-on-other rules-N match-chance ei-idle ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust"
+
+check_states() {
+	local s
+	for s in "$@"; do
+		[[ $s =~ ^rules-[1-9][0-9]*$ || " $VALID_STATES " == *" $s "* && $s != rules-N ]] ||
+			die "unknown state '$s' (valid: $VALID_STATES)"
+	done
+}
+
+# fio jobs in bench/fio.
+all_workloads() {
+	local f
+	for f in "$BENCH_DIR"/fio/*.fio; do basename "$f" .fio; done
+}
+
+check_workloads() {
+	local w
+	for w in "$@"; do
+		[[ -n $w && -f $BENCH_DIR/fio/$w.fio ]] ||
+			die "unknown workload '$w' (valid: $(all_workloads | one_line))"
+	done
+}
+
+VALID_ACCELS="auto kvm tcg tcg-icount"
+
+check_accel() {
+	[[ " $VALID_ACCELS " == *" $1 "* && -n $1 ]] ||
+		die "unknown accelerator '$1' (valid: $VALID_ACCELS)"
 }
 
 # The source tree a config is built from ("# tree: NAME" in its fragment).
