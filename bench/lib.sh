@@ -124,3 +124,105 @@ gate_site() {
 	"$tool" "$1/vmlinux" blk_error_injection_enabled 2>/dev/null |
 		awk 'index($2, "submit_bio_noacct_nocheck+") == 1 { print $1; exit }'
 }
+
+# The whole job's progress: one line per step with the job's elapsed time
+# and an ETA over every step left, builds and boots alike.  The driver that
+# knows the job (bench/run-all.sh) writes the plan, "KEY ESTIMATE_S" a line,
+# into JOB_PLAN; the scripts it runs announce their steps by KEY.  A script
+# run on its own plans its own steps.  Estimates are the last measured
+# duration of the same step (STEP_TIMES, kept in the cache) or a default.
+STEP_TIMES=$CACHE/step-times
+
+# step_estimate KEY DEFAULT_S: the last measured duration of KEY, or DEFAULT_S.
+step_estimate() {
+	local v=''
+	[[ ! -f $STEP_TIMES ]] || v=$(awk -v k="$1" '$1 == k { v = $2 } END { print v }' "$STEP_TIMES")
+	printf '%s\n' "${v:-$2}"
+}
+
+# job_plan_start FILE: make FILE (lines "KEY ESTIMATE") the job's plan,
+# unless an enclosing job already has one.
+job_plan_start() {
+	[[ -z ${JOB_PLAN:-} ]] || return 0
+	JOB_PLAN=$1
+	export JOB_PLAN
+	: >"$JOB_PLAN.done"
+}
+
+# job_plan_replace KEY: the plan's line KEY becomes the lines on stdin (a
+# driver's placeholder for steps only a later script can list).
+job_plan_replace() {
+	local lines
+	[[ -n ${JOB_PLAN:-} && -f $JOB_PLAN ]] || return 0
+	lines=$(cat)
+	awk -v key="$1" -v lines="$lines" '$1 == key { if (lines != "") print lines; next } { print }' "$JOB_PLAN" >"$JOB_PLAN.new"
+	mv "$JOB_PLAN.new" "$JOB_PLAN"
+}
+
+# job_step KEY LABEL: the previous step of this job is done, KEY starts.
+job_step() {
+	local key=$1 label=$2 now elapsed k n done_est left_est eta
+	now=$(date +%s)
+	job_step_end "$now"
+	elapsed=$((now - BENCH_T0))
+	if [[ -z ${JOB_PLAN:-} || ! -f $JOB_PLAN ]]; then
+		log "$label"
+		return
+	fi
+	printf '%s %s\n' "$key" "$now" >"$JOB_PLAN.current"
+	read -r k n done_est left_est < <(awk -v key="$key" '
+		FNR == NR { done[$1] = 1; next }
+		{ n++; if ($1 == key && !k) k = n
+		  if ($1 in done) d += $2; else l += $2 }
+		END { printf "%d %d %d %d\n", k, n, d, l }' "$JOB_PLAN.done" "$JOB_PLAN")
+	# The estimates left, scaled by how fast the steps done so far went.
+	eta=$left_est
+	((done_est <= 0)) || eta=$((left_est * elapsed / done_est))
+	printf '[%4ds] [step %d/%d, ETA %s] %s\n' "$elapsed" "$k" "$n" "$(fmt_eta "$eta")" "$label" >&2
+}
+
+# job_step_end [NOW]: the running step is done; remember how long it took.
+job_step_end() {
+	local now=${1:-$(date +%s)} key t
+	[[ -n ${JOB_PLAN:-} && -f $JOB_PLAN.current ]] || return 0
+	read -r key t <"$JOB_PLAN.current"
+	rm -f "$JOB_PLAN.current"
+	printf '%s\n' "$key" >>"$JOB_PLAN.done"
+	# KEY#N: the N-th step of its kind; the kind is what is remembered.
+	printf '%s %d\n' "${key%%#*}" $((now - t)) >>"$STEP_TIMES"
+}
+
+fmt_eta() {
+	if (($1 >= 60)); then printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); else printf '%ds' "$1"; fi
+}
+
+# The command line that started this job, for meta.env: BENCH_COMMAND when
+# make (or another driver) says what was run, else the settings given in
+# the environment and the script.
+SETTINGS_VARS="CONFIGS STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS BOOTS PLUGIN PERF_RECORD FIO_IOS FIO_RUNTIME FIO_RAMP ACCEL SEED BASELINE PERF_REPEATS RUN_ID RESULTS_DIR"
+if [[ -z ${BENCH_COMMAND:-} ]]; then
+	BENCH_COMMAND=$(
+		for v in $SETTINGS_VARS; do
+			[[ -z ${!v+set} ]] || printf '%s=%q ' "$v" "${!v}"
+		done
+		printf '%s' "${0#"$REPO_DIR"/}"
+		for a in "$@"; do printf ' %q' "$a"; done
+	)
+	export BENCH_COMMAND
+fi
+
+# annotate_gate PERF_DATA_B64 CONFIG OUT: perf annotate of the gate from
+# a base64 perf.data (made by the guest's perf record).
+annotate_gate() {
+	local b64=$1 cfg=$2 out=$3 build data
+	build=$(kernel_build_dir "$cfg")
+	data=$b64.perf.data
+	base64 -d "$b64" >"$data" 2>/dev/null || { echo "no perf.data" >"$out"; return; }
+	{
+		printf '# perf annotate of submit_bio_noacct_nocheck, config %s (samples from cpu-clock)\n' "$cfg"
+		perf annotate -i "$data" --vmlinux "$build/vmlinux" --stdio \
+			submit_bio_noacct_nocheck 2>/dev/null | head -60 ||
+			echo "(perf annotate found no samples in submit_bio_noacct_nocheck)"
+	} >"$out"
+	rm -f "$data"
+}
