@@ -259,7 +259,7 @@ main() {
 	log "bench: accelerator $ACCEL_USED, $BOOTS boots"
 	[[ $COUNT_IOS == 0 || $PLUGIN == 0 ]] || PLUGIN_SO=$(plugin_so)
 	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED}
-	dir=$REPO_DIR/results/$RUN_ID
+	dir=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
 	[[ ! -e $dir ]] || die "$dir exists already"
 	mkdir -p "$dir/raw"
 	write_meta "$dir" "$ACCEL_USED" "$BENCH_COMMAND"

@@ -171,7 +171,7 @@ job_step() {
 	fi
 	printf '%s %s\n' "$key" "$now" >"$JOB_PLAN.current"
 	read -r k n done_est left_est < <(awk -v key="$key" '
-		FNR == NR { done[$1] = 1; next }
+		FILENAME == ARGV[1] { done[$1] = 1; next }
 		{ n++; if ($1 == key && !k) k = n
 		  if ($1 in done) d += $2; else l += $2 }
 		END { printf "%d %d %d %d\n", k, n, d, l }' "$JOB_PLAN.done" "$JOB_PLAN")
