@@ -209,6 +209,9 @@ main() {
 	fi
 	job_step_end
 	[[ $JOB_PLAN != "$dir/job-plan" ]] || rm -f "$JOB_PLAN"*
+	# The raw outputs, archived by the tool (bench.sh's own are raw.tar.xz).
+	tar -C "$dir" -cJf "$dir/$([[ -e $dir/raw.tar.xz ]] && echo raw-perf || echo raw).tar.xz" raw
+	rm -rf "$dir/raw"
 	summarise "$dir"
 	log "perf: $dir"
 	grep -E "^[^,]+,[^,]+,$WORKLOAD,(insns_per_call|blk_error_inject_insns_per_call)," "$dir/summary.csv" |
