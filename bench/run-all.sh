@@ -87,9 +87,11 @@ print_verdict() {
 	if [[ -f $dir/report.txt ]]; then
 		cat "$dir/report.txt"
 	else
-		# TODO: report.txt comes from bench/report.sh; until then the summary.
-		printf '%s: no report.txt; summary.csv:\n' "$dir"
-		cut -d, -f1-5,7,13,16 "$dir/summary.csv" | column -s, -t
+		# TODO: report.txt comes from bench/report.sh; until then the
+		# summary rows a verdict rests on.
+		printf 'summary of %s (accelerator %s):\n' "$dir" "$(sed -n 's/^ACCEL=//p' "$dir/meta.env")"
+		awk -F, 'NR == 1 || $4 ~ /^(iops|insns_per_io|insns_per_call|blk_error_inject_insns_per_call)$/' "$dir/summary.csv" |
+			cut -d, -f1-5,7,13,16 | column -s, -t
 	fi
 }
 
