@@ -161,7 +161,7 @@ job_plan_replace() {
 
 # job_step KEY LABEL: the previous step of this job is done, KEY starts.
 job_step() {
-	local key=$1 label=$2 now elapsed k n done_est left_est eta
+	local key=$1 label=$2 now elapsed k n left_est eta
 	now=$(date +%s)
 	job_step_end "$now"
 	elapsed=$((now - BENCH_T0))
@@ -170,14 +170,14 @@ job_step() {
 		return
 	fi
 	printf '%s %s\n' "$key" "$now" >"$JOB_PLAN.current"
-	read -r k n done_est left_est < <(awk -v key="$key" '
+	read -r k n left_est < <(awk -v key="$key" '
 		FILENAME == ARGV[1] { done[$1] = 1; next }
 		{ n++; if ($1 == key && !k) k = n
-		  if ($1 in done) d += $2; else l += $2 }
-		END { printf "%d %d %d %d\n", k, n, d, l }' "$JOB_PLAN.done" "$JOB_PLAN")
-	# The estimates left, scaled by how fast the steps done so far went.
+		  if (!($1 in done)) l += $2 }
+		END { printf "%d %d %d\n", k, n, l }' "$JOB_PLAN.done" "$JOB_PLAN")
+	# The estimates of the steps left, this one included: each is the
+	# last measured duration of its kind (a default the first time).
 	eta=$left_est
-	((done_est <= 0)) || eta=$((left_est * elapsed / done_est))
 	printf '[%4ds] [step %d/%d, ETA %s] %s\n' "$elapsed" "$k" "$n" "$(fmt_eta "$eta")" "$label" >&2
 }
 

@@ -33,6 +33,18 @@ build_key() {
 	fi
 }
 
+# kvm_likely: will auto choose KVM?  The runner's cached probe answers
+# once a kernel was built; before, whether /dev/kvm is usable.
+kvm_likely() {
+	local f
+	for f in "$CACHE"/accel-probe-*; do
+		[[ -f $f ]] || continue
+		[[ $(cat "$f") == kvm ]]
+		return
+	done
+	[[ -w /dev/kvm ]]
+}
+
 # write_plan FILE: builds, a placeholder for bench.sh's boots (it lists
 # them once the accelerator is known), perf where it is a pass of its own.
 write_plan() {
@@ -44,7 +56,7 @@ write_plan() {
 			printf '%s %s\n' "$key" "$(step_estimate "$key" "$([[ $key == build-warm:* ]] && echo 3 || echo 450)")"
 		done
 		printf 'bench %s\n' $((n * 150))
-		if [[ ${ACCEL:-auto} == kvm || ${ACCEL:-auto} == tcg || (${ACCEL:-auto} == auto && -w /dev/kvm) ]]; then
+		if [[ ${ACCEL:-auto} == kvm || ${ACCEL:-auto} == tcg ]] || { [[ ${ACCEL:-auto} == auto ]] && kvm_likely; }; then
 			printf 'perf %s\n' $((n * 200))
 		fi
 		printf 'plots 5\nreport 2\n'
