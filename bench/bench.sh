@@ -3,13 +3,14 @@
 # summarised with medians, CIs and verdicts against "off".
 #
 # How boots are spent depends on the accelerator:
-#   tcg-icount  guest time counts instructions and a boot repeats exactly,
-#               so one boot per config measures every state in turn
-#               (BOOTS=per-config) and the insncount plugin counts the
-#               instructions of submit_bio_noacct_nocheck in the same boot
-#               (a counted fio job of FIO_IOS reads per state); perf record
-#               of that job for "perf annotate" runs after every
-#               measurement.  REPEATS=2 shows the repeats are identical.
+#   tcg-icount  guest time counts instructions, so a boot's history does
+#               not move fio's numbers by more than boots differ anyway
+#               (0.1% here, measured), and one boot per config measures
+#               every state in turn (BOOTS=per-config); the insncount
+#               plugin counts the instructions of submit_bio_noacct_nocheck
+#               in the same boot (a counted fio job of FIO_IOS reads per
+#               state; its counts are exact) and perf record of that job
+#               for "perf annotate" runs after every measurement.
 #   kvm, tcg    the host's time and state leak into every number, so each
 #               config and state gets its own fresh boot (BOOTS=per-state),
 #               REPEATS=5 times, in a seeded random order.
@@ -37,7 +38,7 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/lib.sh"
 
 case ${1:-} in
--h | --help) sed -n '2,31s/^# \{0,1\}//p' "$0"; exit 0 ;;
+-h | --help) sed -n '2,33s/^# \{0,1\}//p' "$0"; exit 0 ;;
 '') ;;
 *) die "unknown argument '$1' (bench.sh takes settings from the environment; see bench.sh -h)" ;;
 esac
