@@ -58,6 +58,10 @@ help:
 	@echo "  PLUGIN PERF_RECORD SEED RUN_ID RUN_TIMEOUT PERF_REPEATS   (bench/bench.sh -h)"
 	@echo "  ACCEL=auto|kvm|tcg|tcg-icount   auto: kvm where it works, else tcg-icount"
 	@echo "  BASE NEW THRESHOLD   make compare"
+	@echo "  BASELINE='off off'   the row every other is compared with"
+	@echo "  RESULTS_ROOT=results   where bench.sh makes RUN_ID;  RESULTS_DIR   perf/peers: add to a run"
+	@echo "  TEST_TIMEOUT=1800   per test boot;  JOBS=nproc   kernel builds"
+	@echo "  QEMU KVM_PROBE_TIMEOUT=20 QEMU_EXTRA_ARGS   the runner (bench/run-guest -h)"
 
 deps:
 	bench/install-deps.sh
