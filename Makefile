@@ -1,27 +1,67 @@
 # blkinject-bench: one Makefile drives everything; the scripts do the work.
 #
-#   make              deps, kernels, benchmark, perf, plots and report
-#   make test         functional tests in QEMU (and the host-side unit tests)
-#   make help         all targets
+#   make              deps, the bench configs' kernels, benchmark (with the
+#                     instruction counts), plots, report; prints report.txt
+#   make quick        the same for off and on in key-off, key-on-other and
+#                     rules-1, one repeat: the verdict in about 15 minutes cold
+#   make test         host-side checks, then the functional tests in QEMU
+#                     (builds TEST_CONFIGS: debug on)
+#   make help         every target and variable
 #
 # Kernel trees, builds, images and ccache live in $(CACHE), never in git.
 
-CACHE   ?= $(CURDIR)/.cache
-CONFIGS ?= off on on-nojl nokey debug
-CONFIG  ?= on
-RESULTS ?= $(lastword $(sort $(wildcard results/*/summary.csv)))
-export CACHE
+CACHE        ?= $(CURDIR)/.cache
+# The configs of the benchmark matrix (bench, perf, kernels, run-all).
+CONFIGS      ?= off on on-nojl nokey
+# The configs the functional tests boot.
+TEST_CONFIGS ?= debug on
+CONFIG       ?= on
+# A results directory (results/<run>); default: the newest.
+RESULTS      ?= $(patsubst %/,%,$(dir $(lastword $(sort $(wildcard results/*/summary.csv)))))
+QUICK_STATES := key-off key-on-other rules-1
+export CACHE CONFIGS TEST_CONFIGS
+# The whole job's clock (progress lines) and the command recorded in meta.env.
+export BENCH_T0 := $(shell date +%s)
+export BENCH_COMMAND := $(strip make $(MAKEOVERRIDES) $(MAKECMDGOALS))
 
-.PHONY: all help deps kernels patches-check image shell test bench perf \
+.PHONY: all quick help deps kernels patches-check image shell test bench perf \
 	disasm plots report compare peers clean-cache
 
-all: deps kernels
+all: deps
 	bench/run-all.sh
+
+quick: deps
+	CONFIGS="off on" STATES="$(QUICK_STATES)" REPEATS=$${REPEATS:-1} \
+		FIO_RUNTIME=$${FIO_RUNTIME:-1} FIO_RAMP=$${FIO_RAMP:-200ms} bench/run-all.sh
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
-	@echo "targets: deps kernels patches-check image shell test bench perf disasm plots report compare"
-	@echo "variables: CACHE=$(CACHE) CONFIGS='$(CONFIGS)' CONFIG=$(CONFIG) ACCEL=auto|kvm|tcg|tcg-icount"
+	@echo
+	@echo "targets:"
+	@echo "  all (default)  quick  test  deps  kernels  patches-check  image  shell"
+	@echo "  bench  perf  disasm  plots  report  compare  peers  clean-cache  help"
+	@echo "  make kernels         build CONFIGS"
+	@echo "  make patches-check   checkpatch and build every prefix of the series"
+	@echo "  make shell           boot CONFIG to a shell on the console"
+	@echo "  make bench, perf     fio per config and state; instruction counts (see -h of"
+	@echo "                       bench/bench.sh and perf-scripts/perf.sh)"
+	@echo "  make disasm          the gate's disassembly into RESULTS/disasm.txt"
+	@echo "  make plots, report   figures and report.md for RESULTS"
+	@echo "  make compare         BASE=results/A NEW=results/B: regression table"
+	@echo "  make peers           fail_make_request and dm targets beside error injection"
+	@echo "variables (make VAR=... or the environment):"
+	@echo "  CACHE=$(CACHE)"
+	@echo "  CONFIGS='$(CONFIGS)'   the benchmark matrix (kernels, bench, perf, all)"
+	@echo "  TEST_CONFIGS='$(TEST_CONFIGS)'   what make test boots;  TESTS='001-readback ...'"
+	@echo "  CONFIG=$(CONFIG)   make shell;  RESULTS=$(RESULTS)   plots, report, disasm"
+	@echo "  STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS BOOTS FIO_RUNTIME FIO_RAMP FIO_IOS"
+	@echo "  PLUGIN PERF_RECORD SEED RUN_ID RUN_TIMEOUT PERF_REPEATS   (bench/bench.sh -h)"
+	@echo "  ACCEL=auto|kvm|tcg|tcg-icount   auto: kvm where it works, else tcg-icount"
+	@echo "  BASE NEW THRESHOLD   make compare"
+	@echo "  BASELINE='off off'   the row every other is compared with"
+	@echo "  RESULTS_ROOT=results   where bench.sh makes RUN_ID;  RESULTS_DIR   perf/peers: add to a run"
+	@echo "  TEST_TIMEOUT=1800   per test boot;  JOBS=nproc   kernel builds"
+	@echo "  QEMU KVM_PROBE_TIMEOUT=20 QEMU_EXTRA_ARGS   the runner (bench/run-guest -h)"
 
 deps:
 	bench/install-deps.sh
@@ -43,24 +83,31 @@ test: deps
 	tests/run.sh
 
 bench: deps
-	bench/kernel.sh build off on on-nojl nokey
+	bench/kernel.sh build $(CONFIGS)
 	bench/bench.sh
 
 perf: deps
-	bench/kernel.sh build off on on-nojl nokey
+	bench/kernel.sh build $(CONFIGS)
 	perf-scripts/perf.sh
 
+# RESULTS names a directory; results/<run>/ and results/<run> both work.
+results-dir = $(patsubst %/,%,$(RESULTS))
+check-results = @test -n "$(RESULTS)" -a -f "$(results-dir)/summary.csv" || \
+	{ echo "error: RESULTS='$(RESULTS)' is not a results directory with a summary.csv (e.g. RESULTS=results/<run>)" >&2; exit 2; }
+
 disasm: deps
-	perf-scripts/disasm.sh
+	$(check-results)
+	OUT=$(results-dir)/disasm.txt perf-scripts/disasm.sh
 
 plots:
-	plots/make-plots.sh $(dir $(RESULTS))
+	$(check-results)
+	plots/make-plots.sh $(results-dir)
 
 report: plots
-	bench/report.sh $(dir $(RESULTS))
+	bench/report.sh $(results-dir)
 
 compare:
-	@test -n "$(BASE)" -a -n "$(NEW)" || { echo "usage: make compare BASE=results/A NEW=results/B"; exit 2; }
+	@test -n "$(BASE)" -a -n "$(NEW)" || { echo "usage: make compare BASE=results/A NEW=results/B" >&2; exit 2; }
 	bench/compare.sh $(BASE) $(NEW)
 
 peers: deps

@@ -10,6 +10,7 @@
 # concatenated cpio archives).  Each piece is rebuilt only when an input
 # changed.  Uncompressed on purpose: unpacking gzip under TCG costs seconds.
 set -euo pipefail
+shopt -s inherit_errexit
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -116,7 +117,8 @@ cmd_modules() {
 main() {
 	case ${1:-} in
 	base) cmd_base ;;
-	modules) [[ $# -eq 2 ]] || die "usage: image.sh modules CONFIG"; cmd_modules "$2" ;;
+	modules) [[ $# -eq 2 ]] || die "usage: image.sh modules CONFIG"; check_configs "$2"; cmd_modules "$2" ;;
+	-h | --help) sed -n '2,10s/^# \{0,1\}//p' "$0" ;;
 	*) die "usage: image.sh base | modules CONFIG" ;;
 	esac
 }

@@ -2,6 +2,7 @@
 # Install, with apt-get, the Debian packages the project needs.  Does
 # nothing (and needs no network) when they are all installed already.
 set -euo pipefail
+shopt -s inherit_errexit
 
 PACKAGES=(
 	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev

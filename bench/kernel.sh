@@ -9,6 +9,7 @@
 # list changes, only files whose content changed are rewritten, so make and
 # ccache rebuild only what the change touched.
 set -euo pipefail
+shopt -s inherit_errexit
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -209,6 +210,8 @@ cmd_build() {
 	local configs i=0 cfg
 	configs=("$@")
 	[[ ${#configs[@]} -gt 0 ]] || mapfile -t configs < <(all_configs)
+	# All names first: a typo in the last one must not cost the first builds.
+	check_configs "${configs[@]}"
 	for cfg in "${configs[@]}"; do
 		i=$((i + 1))
 		build_one "$cfg" "[kernel $i/${#configs[@]}] $cfg"
@@ -258,7 +261,8 @@ main() {
 	case $cmd in
 	tree) [[ $# -eq 1 ]] || die "usage: kernel.sh tree NAME"; cmd_tree "$1" ;;
 	build) cmd_build "$@" ;;
-	check) cmd_check ;;
+	check) [[ $# -eq 0 ]] || die "usage: kernel.sh check (no arguments)"; cmd_check ;;
+	-h | --help | help) sed -n '2,6s/^# \{0,1\}//p' "$0" ;;
 	*) die "usage: kernel.sh tree NAME | build [CONFIG...] | check" ;;
 	esac
 }

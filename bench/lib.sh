@@ -1,5 +1,9 @@
 # shellcheck shell=bash
-# Shared helpers for the bench scripts: cache layout, progress lines, errors.
+# Shared helpers for the bench scripts: cache layout, progress lines, errors,
+# and the names a user may give (configs, states, workloads, accelerators).
+
+# A failure inside $(...) stops the script, as it would outside.
+shopt -s inherit_errexit
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
@@ -46,9 +50,54 @@ all_configs() {
 }
 
 config_fragment() {
-	local f=$BENCH_DIR/configs/$1.config
-	[[ -f $f ]] || die "unknown config '$1' (have: $(all_configs | tr '\n' ' '))"
-	printf '%s\n' "$f"
+	check_configs "$1"
+	printf '%s\n' "$BENCH_DIR/configs/$1.config"
+}
+
+# one_line: words on stdin, space-separated on one line.
+one_line() {
+	tr '\n' ' ' | sed 's/ *$//'
+}
+
+# check_configs NAME...: die naming the valid configs unless every NAME is one.
+check_configs() {
+	local c
+	for c in "$@"; do
+		[[ -n $c && -f $BENCH_DIR/configs/$c.config && $c != common ]] ||
+			die "unknown config '$c' (valid: $(all_configs | one_line))"
+	done
+}
+
+# Injection states bench/guest/state.sh knows; rules-N takes any N >= 1.
+VALID_STATES="off key-off key-on-other rules-N match-chance ei-idle ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust"
+
+check_states() {
+	local s
+	for s in "$@"; do
+		[[ $s =~ ^rules-[1-9][0-9]*$ || " $VALID_STATES " == *" $s "* && $s != rules-N ]] ||
+			die "unknown state '$s' (valid: $VALID_STATES)"
+	done
+}
+
+# fio jobs in bench/fio.
+all_workloads() {
+	local f
+	for f in "$BENCH_DIR"/fio/*.fio; do basename "$f" .fio; done
+}
+
+check_workloads() {
+	local w
+	for w in "$@"; do
+		[[ -n $w && -f $BENCH_DIR/fio/$w.fio ]] ||
+			die "unknown workload '$w' (valid: $(all_workloads | one_line))"
+	done
+}
+
+VALID_ACCELS="auto kvm tcg tcg-icount"
+
+check_accel() {
+	[[ " $VALID_ACCELS " == *" $1 "* && -n $1 ]] ||
+		die "unknown accelerator '$1' (valid: $VALID_ACCELS)"
 }
 
 # The source tree a config is built from ("# tree: NAME" in its fragment).
@@ -74,4 +123,106 @@ gate_site() {
 	fi
 	"$tool" "$1/vmlinux" blk_error_injection_enabled 2>/dev/null |
 		awk 'index($2, "submit_bio_noacct_nocheck+") == 1 { print $1; exit }'
+}
+
+# The whole job's progress: one line per step with the job's elapsed time
+# and an ETA over every step left, builds and boots alike.  The driver that
+# knows the job (bench/run-all.sh) writes the plan, "KEY ESTIMATE_S" a line,
+# into JOB_PLAN; the scripts it runs announce their steps by KEY.  A script
+# run on its own plans its own steps.  Estimates are the last measured
+# duration of the same step (STEP_TIMES, kept in the cache) or a default.
+STEP_TIMES=$CACHE/step-times
+
+# step_estimate KEY DEFAULT_S: the last measured duration of KEY, or DEFAULT_S.
+step_estimate() {
+	local v=''
+	[[ ! -f $STEP_TIMES ]] || v=$(awk -v k="$1" '$1 == k { v = $2 } END { print v }' "$STEP_TIMES")
+	printf '%s\n' "${v:-$2}"
+}
+
+# job_plan_start FILE: make FILE (lines "KEY ESTIMATE") the job's plan,
+# unless an enclosing job already has one.
+job_plan_start() {
+	[[ -z ${JOB_PLAN:-} ]] || return 0
+	JOB_PLAN=$1
+	export JOB_PLAN
+	: >"$JOB_PLAN.done"
+}
+
+# job_plan_replace KEY: the plan's line KEY becomes the lines on stdin (a
+# driver's placeholder for steps only a later script can list).
+job_plan_replace() {
+	local lines
+	[[ -n ${JOB_PLAN:-} && -f $JOB_PLAN ]] || return 0
+	lines=$(cat)
+	awk -v key="$1" -v lines="$lines" '$1 == key { if (lines != "") print lines; next } { print }' "$JOB_PLAN" >"$JOB_PLAN.new"
+	mv "$JOB_PLAN.new" "$JOB_PLAN"
+}
+
+# job_step KEY LABEL: the previous step of this job is done, KEY starts.
+job_step() {
+	local key=$1 label=$2 now elapsed k n left_est eta
+	now=$(date +%s)
+	job_step_end "$now"
+	elapsed=$((now - BENCH_T0))
+	if [[ -z ${JOB_PLAN:-} || ! -f $JOB_PLAN ]]; then
+		log "$label"
+		return
+	fi
+	printf '%s %s\n' "$key" "$now" >"$JOB_PLAN.current"
+	read -r k n left_est < <(awk -v key="$key" '
+		FILENAME == ARGV[1] { done[$1] = 1; next }
+		{ n++; if ($1 == key && !k) k = n
+		  if (!($1 in done)) l += $2 }
+		END { printf "%d %d %d\n", k, n, l }' "$JOB_PLAN.done" "$JOB_PLAN")
+	# The estimates of the steps left, this one included: each is the
+	# last measured duration of its kind (a default the first time).
+	eta=$left_est
+	printf '[%4ds] [step %d/%d, ETA %s] %s\n' "$elapsed" "$k" "$n" "$(fmt_eta "$eta")" "$label" >&2
+}
+
+# job_step_end [NOW]: the running step is done; remember how long it took.
+job_step_end() {
+	local now=${1:-$(date +%s)} key t
+	[[ -n ${JOB_PLAN:-} && -f $JOB_PLAN.current ]] || return 0
+	read -r key t <"$JOB_PLAN.current"
+	rm -f "$JOB_PLAN.current"
+	printf '%s\n' "$key" >>"$JOB_PLAN.done"
+	# KEY#N: the N-th step of its kind; the kind is what is remembered.
+	printf '%s %d\n' "${key%%#*}" $((now - t)) >>"$STEP_TIMES"
+}
+
+fmt_eta() {
+	if (($1 >= 60)); then printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); else printf '%ds' "$1"; fi
+}
+
+# The command line that started this job, for meta.env: BENCH_COMMAND when
+# make (or another driver) says what was run, else the settings given in
+# the environment and the script.
+SETTINGS_VARS="CONFIGS STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS BOOTS PLUGIN PERF_RECORD FIO_IOS FIO_RUNTIME FIO_RAMP ACCEL SEED BASELINE PERF_REPEATS RUN_ID RUN_TIMEOUT RESULTS_ROOT RESULTS_DIR"
+if [[ -z ${BENCH_COMMAND:-} ]]; then
+	BENCH_COMMAND=$(
+		for v in $SETTINGS_VARS; do
+			[[ -z ${!v+set} ]] || printf '%s=%q ' "$v" "${!v}"
+		done
+		printf '%s' "${0#"$REPO_DIR"/}"
+		for a in "$@"; do printf ' %q' "$a"; done
+	)
+	export BENCH_COMMAND
+fi
+
+# annotate_gate PERF_DATA_B64 CONFIG OUT: perf annotate of the gate from
+# a base64 perf.data (made by the guest's perf record).
+annotate_gate() {
+	local b64=$1 cfg=$2 out=$3 build data
+	build=$(kernel_build_dir "$cfg")
+	data=$b64.perf.data
+	base64 -d "$b64" >"$data" 2>/dev/null || { echo "no perf.data" >"$out"; return; }
+	{
+		printf '# perf annotate of submit_bio_noacct_nocheck, config %s (samples from cpu-clock)\n' "$cfg"
+		perf annotate -i "$data" --vmlinux "$build/vmlinux" --stdio \
+			submit_bio_noacct_nocheck 2>/dev/null | head -60 ||
+			echo "(perf annotate found no samples in submit_bio_noacct_nocheck)"
+	} >"$out"
+	rm -f "$data"
 }

@@ -7,50 +7,34 @@
 # RESULTS_DIR to only add the capability table, plots and report to an
 # earlier peers run.
 set -euo pipefail
+shopt -s inherit_errexit
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=bench/results.sh
+. "$BENCH_DIR/results.sh"
 
-export BENCH_CONFIGS=peers
+case ${1:-} in
+-h | --help) sed -n '2,8s/^# \{0,1\}//p' "$0"; exit 0 ;;
+'') ;;
+*) die "unknown argument '$1' (peers.sh takes settings from the environment; see peers.sh -h)" ;;
+esac
+export CONFIGS=peers
 export STATES="ei-idle ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust"
 export BASELINE="peers ei-idle"
 export SOFTIRQ_WORKLOADS=""
 export REPEATS=${REPEATS:-3}
 export RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-peers}
-CAPABILITIES=("select op" "select discard" "select zone op" "choose status"
-	"unaligned range on a zoned disk" "probability" "act on the disk itself")
-MECHANISMS=(error_injection fail_make_request dm-error dm-flakey dm-dust)
-
-# capability_table CELLS: a Markdown table, a row per mechanism.
-capability_table() {
-	local cells=$1 m c v line
-	line="| mechanism |"
-	for c in "${CAPABILITIES[@]}"; do line+=" $c |"; done
-	printf '%s\n' "$line" "$(printf '%s' "$line" | sed 's/[^|]/-/g')"
-	for m in "${MECHANISMS[@]}"; do
-		line="| $m |"
-		for c in "${CAPABILITIES[@]}"; do
-			v=$(awk -F'|' -v m="$m" -v c="$c" '$1 == m && $2 == c { print $3 }' "$cells")
-			line+=" ${v:-untested} |"
-		done
-		printf '%s\n' "$line"
-	done
-}
 
 run_capabilities() {
 	local dir=$1
 	log "peers: capability tests in one peers boot"
-	"$BENCH_DIR/run-guest" -c peers -a "$(sed -n 's/^ACCEL=//p' "$dir/meta.env")" \
+	"$BENCH_DIR/run-guest" -c peers -a "$(meta_get "$dir" ACCEL)" \
 		-o "$CACHE/runs/peers-capability" "$BENCH_DIR/guest/peers-capability.sh" ||
 		die "capability tests failed (see $CACHE/runs/peers-capability/console.log)"
+	# report.sh turns this into the capability table.
 	grep '|' "$CACHE/runs/peers-capability/result.log" >"$dir/capability.txt"
-	{
-		printf '# What each mechanism can do, as tried in the guest (%s)\n\n' "$(basename "$dir")"
-		capability_table "$dir/capability.txt"
-		printf '\nEvidence, per cell (what user space saw):\n\n'
-		sed 's/^\([^|]*\)|\([^|]*\)|\([^|]*\)|\(.*\)$/- \1, \2: **\3**: \4/' "$dir/capability.txt"
-	} >"$dir/capability.md"
-	log "peers: $dir/capability.md"
+	log "peers: $dir/capability.txt"
 }
 
 main() {
@@ -58,13 +42,14 @@ main() {
 	# RESULTS_DIR: finish an earlier peers run (capabilities, plots, report).
 	if [[ -z $dir ]]; then
 		dir=$("$BENCH_DIR/bench.sh")
-		RESULTS_DIR=$dir "$REPO_DIR/perf-scripts/perf.sh"
+		# Under tcg-icount bench.sh counted in its own boots.
+		[[ $(meta_get "$dir" ACCEL) == tcg-icount ]] ||
+			RESULTS_DIR=$dir "$REPO_DIR/perf-scripts/perf.sh"
 	fi
 	[[ -f $dir/summary.csv ]] || die "$dir has no summary.csv"
 	run_capabilities "$dir"
 	"$REPO_DIR/plots/make-plots.sh" "$dir"
 	"$BENCH_DIR/report.sh" "$dir"
-	cat "$dir/capability.md" >>"$dir/report.md"
 	log "peers: done, see $dir/report.md"
 }
 

@@ -167,7 +167,7 @@ report_txt() {
 		{
 			row = $1 "/" $2
 			if (!(row in seen)) { seen[row] = 1; rows[++n] = row }
-			if ($4 == "insns_per_call" && $3 ~ /^perf/) call[row] = cell()
+			if ($4 == "insns_per_call" && $3 ~ /^(perf|count)/) call[row] = cell()
 			else if ($4 == "insns_per_io") io[row, $3] = cell()
 			else if ($4 == "iops" && $3 !~ /softirq/) {
 				w = $3; sub(/^randread-/, "", w)

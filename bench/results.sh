@@ -2,7 +2,7 @@
 # Shared by the benchmark and perf drivers: the matrix, result metadata,
 # block splitting and summaries.  Needs bench/lib.sh.
 
-BENCH_CONFIGS=${BENCH_CONFIGS:-off on on-nojl nokey}
+CONFIGS=${CONFIGS:-off on on-nojl nokey}
 STATES=${STATES:-key-off key-on-other rules-1 rules-10 rules-100 rules-1000 match-chance}
 # The row every other row is compared with: "CONFIG STATE".
 BASELINE=${BASELINE:-off off}
@@ -15,7 +15,7 @@ benchstat_bin() {
 # Rows of the matrix: "config state", the baseline first.
 matrix_rows() {
 	local cfg state
-	for cfg in $BENCH_CONFIGS; do
+	for cfg in $CONFIGS; do
 		if [[ $cfg == off ]]; then
 			printf 'off off\n'
 			continue
@@ -61,7 +61,7 @@ tool_version() {
 write_meta() {
 	local dir=$1 accel=$2 command=$3 cfg builds='{}' kv
 	shift 3
-	for cfg in $BENCH_CONFIGS; do
+	for cfg in $CONFIGS; do
 		builds=$(jq --arg c "$cfg" --argjson b "$(build_identity "$cfg")" '.[$c] = $b' <<<"$builds")
 	done
 	jq -n --arg RUN_ID "$RUN_ID" --arg DATE "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg ACCEL "$accel" \
@@ -75,7 +75,7 @@ write_meta() {
 		--arg SERIES_SHA256 "$(cat "$REPO_DIR"/patches/series "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch 2>/dev/null | sha256sum | cut -c1-16)" \
 		--arg GIT_COMMIT "$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo none)$(git -C "$REPO_DIR" diff --quiet HEAD 2>/dev/null || echo -dirty)" \
 		--argjson BUILDS "$builds" \
-		--arg BENCH_CONFIGS "$BENCH_CONFIGS" --arg STATES "$STATES" --arg BASELINE "$BASELINE" \
+		--arg CONFIGS "$CONFIGS" --arg STATES "$STATES" --arg BASELINE "$BASELINE" \
 		--arg COMMAND "$command" '$ARGS.named' >"$dir/meta.json"
 	for kv in "$@"; do
 		meta_set "$dir" "${kv%%=*}" "${kv#*=}"
@@ -102,12 +102,12 @@ meta_get() {
 }
 
 # summarise DIR: summary.csv and summary.json from DIR/runs.csv, with the
-# rows in matrix order (configs as in BENCH_CONFIGS, states as in STATES)
+# rows in matrix order (configs as in CONFIGS, states as in STATES)
 # rather than in the shuffled run order.
 summarise() {
 	local dir=$1 sorted
 	sorted=$(mktemp)
-	awk -F, -v configs="$BENCH_CONFIGS" -v states="off $STATES" '
+	awk -F, -v configs="$CONFIGS" -v states="off $STATES" '
 		BEGIN { n = split(configs, c, " "); for (i = 1; i <= n; i++) co[c[i]] = i
 			n = split(states, s, " "); for (i = 1; i <= n; i++) so[s[i]] = i }
 		NR == 1 { print "0\t0\t0\t" $0; next }

@@ -1,20 +1,103 @@
 #!/usr/bin/env bash
-# The main job after the kernels are built: benchmark, perf counts into the
-# same results directory, figures and report.  Settings pass through to
-# bench.sh and perf.sh (REPEATS, ACCEL, FIO_RUNTIME, ...).
+# The main job: build the configs, benchmark (with the instruction counts
+# in the same boots under tcg-icount; a perf pass of its own under kvm or
+# tcg), figures, report; the verdict table (report.txt) at the end.
+#
+#   run-all.sh [-h]
+#
+# Settings pass through to bench.sh and perf.sh (CONFIGS, STATES, REPEATS,
+# ACCEL, FIO_RUNTIME, ...; see bench/bench.sh -h).  One progress line per
+# step, builds and boots alike, with the whole job's elapsed time and ETA.
+# Exit status 1 when a build or any boot failed (after writing everything).
 set -euo pipefail
+shopt -s inherit_errexit
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+case ${1:-} in
+-h | --help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
+'') ;;
+*) die "unknown argument '$1' (run-all.sh takes settings from the environment; see run-all.sh -h)" ;;
+esac
+[[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
+CONFIGS=${CONFIGS:-off on on-nojl nokey}
+export CONFIGS
+# shellcheck source=bench/results.sh
+. "$BENCH_DIR/results.sh"
+
+# build_estimate CONFIG: a stamped build only checks; else a cold build.
+build_key() {
+	if [[ -f $(kernel_build_dir "$1")/.blkinject-stamp ]]; then
+		printf 'build-warm:%s\n' "$1"
+	else
+		printf 'build-cold:%s\n' "$1"
+	fi
+}
+
+# kvm_likely: will auto choose KVM?  The runner's cached probe answers
+# once a kernel was built; before, whether /dev/kvm is usable.
+kvm_likely() {
+	local f
+	for f in "$CACHE"/accel-probe-*; do
+		[[ -f $f ]] || continue
+		[[ $(cat "$f") == kvm ]]
+		return
+	done
+	[[ -w /dev/kvm ]]
+}
+
+# write_plan FILE: builds, a placeholder for bench.sh's boots (it lists
+# them once the accelerator is known), perf where it is a pass of its own.
+write_plan() {
+	local cfg key n
+	n=$(wc -w <<<"$CONFIGS")
+	{
+		for cfg in $CONFIGS; do
+			key=$(build_key "$cfg")
+			printf '%s %s\n' "$key" "$(step_estimate "$key" "$([[ $key == build-warm:* ]] && echo 3 || echo 450)")"
+		done
+		printf 'bench %s\n' $((n * 150))
+		if [[ ${ACCEL:-auto} == kvm || ${ACCEL:-auto} == tcg ]] || { [[ ${ACCEL:-auto} == auto ]] && kvm_likely; }; then
+			printf 'perf %s\n' $((n * 200))
+		fi
+		printf 'plots 5\nreport 2\n'
+	} >"$1"
+}
+
 main() {
-	local dir
-	dir=$("$BENCH_DIR/bench.sh")
-	log "main job: perf counts into $dir"
-	RESULTS_DIR=$dir "$REPO_DIR/perf-scripts/perf.sh"
+	local dir cfg accel status=0 plan
+	# shellcheck disable=SC2086 # a list of words
+	check_configs $CONFIGS
+	plan=$(mktemp)
+	job_plan_start "$plan"
+	write_plan "$JOB_PLAN"
+	for cfg in $CONFIGS; do
+		job_step "$(build_key "$cfg")" "build $cfg"
+		"$BENCH_DIR/kernel.sh" build "$cfg"
+	done
+	dir=$("$BENCH_DIR/bench.sh") || status=$?
+	[[ -n $dir && -d $dir ]] || die "bench.sh made no results directory"
+	accel=$(meta_get "$dir" ACCEL)
+	if [[ $accel == tcg-icount ]]; then
+		job_plan_replace perf </dev/null
+	else
+		RESULTS_DIR=$dir "$REPO_DIR/perf-scripts/perf.sh" || status=$?
+	fi
+	job_step plots "plots"
 	"$REPO_DIR/plots/make-plots.sh" "$dir"
+	job_step report "report"
 	"$BENCH_DIR/report.sh" "$dir"
-	log "main job: done, see $dir/report.md"
+	job_step_end
+	rm -f "$plan"*
+	log "main job: done in $(fmt_eta $(($(date +%s) - BENCH_T0))), see $dir/report.md"
+	print_verdict "$dir"
+	return "$status"
+}
+
+# print_verdict DIR: the verdict a reviewer quotes (report.sh wrote it).
+print_verdict() {
+	cat "$1/report.txt"
 }
 
 main "$@"

@@ -15,7 +15,9 @@ dir=${1:?usage: summarise.sh RESULTS_DIR}
 . "$BENCH_DIR/results.sh"
 [[ -f $dir/meta.json || -f $dir/meta.env ]] || die "$dir has no meta.json (or meta.env)"
 # the run's own matrix, so the rows come out in its order
-BENCH_CONFIGS=$(meta_get "$dir" BENCH_CONFIGS)
+# (older runs called the configs BENCH_CONFIGS)
+CONFIGS=$(meta_get "$dir" CONFIGS)
+[[ -n $CONFIGS ]] || CONFIGS=$(meta_get "$dir" BENCH_CONFIGS)
 STATES=$(meta_get "$dir" STATES)
 BASELINE=$(meta_get "$dir" BASELINE)
 BASELINE=${BASELINE:-off off}

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Static and live evidence of what the error-injection gate compiles to.
 #
-#   disasm.sh [CONFIG...]     default: off on on-nojl nokey
+#   disasm.sh [-h] [CONFIG...]     default: $CONFIGS or off on on-nojl nokey
 #
 # For each built config: the disassembly of submit_bio_noacct_nocheck from
 # vmlinux up to a few instructions past the gate, with the jump-label site
 # of blk_error_injection_enabled marked.  Then, from a running "on" guest,
 # the live bytes at that site before a rule is added, while one exists and
 # after removeall, read through /proc/kcore (NOP, JMP, NOP).
-# Output also goes to $OUT (default $CACHE/disasm.txt).
+# Output also goes to $OUT (default $CACHE/disasm.txt; make disasm sets
+# RESULTS/disasm.txt).
 set -euo pipefail
+shopt -s inherit_errexit
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/../bench/lib.sh"
@@ -80,7 +82,10 @@ live_bytes() {
 
 main() {
 	local cfg configs=("$@")
-	[[ ${#configs[@]} -gt 0 ]] || configs=(off on on-nojl nokey)
+	case ${1:-} in -h | --help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+	# shellcheck disable=SC2206 # a list of words
+	[[ ${#configs[@]} -gt 0 ]] || configs=(${CONFIGS:-off on on-nojl nokey})
+	check_configs "${configs[@]}"
 	mkdir -p "$(dirname "$OUT")"
 	{
 		for cfg in "${configs[@]}"; do

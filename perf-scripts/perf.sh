@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # The cost of submit_bio_noacct_nocheck per config and state.
 #
-# Every config x state of the matrix boots under tcg-icount with the insncount
+#   perf.sh [-h]
+#
+# Where the accelerator is tcg-icount (ACCEL=tcg-icount, or auto without
+# KVM), this is bench/bench.sh without timed workloads: one boot per
+# config counts every state with the insncount plugin and records perf
+# for "perf annotate" (bench.sh -h).  With ACCEL=kvm or tcg:
+# every config x state of the matrix boots under tcg-icount with the insncount
 # plugin counting the instructions executed inside submit_bio_noacct_nocheck
 # (and __blk_error_inject, blk_mq_submit_bio) and their calls, while the guest
 # runs a fixed-count fio job under "perf stat" and then "perf record".  The
@@ -11,13 +17,22 @@
 # With KVM available (ACCEL=kvm or auto), one extra run per row under KVM
 # adds cycles_per_io and instructions_per_io from the vPMU.
 #
-# Settings: BENCH_CONFIGS, STATES (as for bench.sh), PERF_REPEATS=2,
+# Settings: CONFIGS, STATES (as for bench.sh), PERF_REPEATS=2,
 # FIO_IOS=20000, RESULTS_DIR (add to an existing results directory instead
-# of making results/<date>-perf).
+# of making results/<date>-perf).  Exit status 1 when any run failed, after
+# writing everything.
 set -euo pipefail
+shopt -s inherit_errexit
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/../bench/lib.sh"
+
+case ${1:-} in
+-h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
+'') ;;
+*) die "unknown argument '$1' (perf.sh takes settings from the environment; see perf.sh -h)" ;;
+esac
+[[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
 # shellcheck source=bench/results.sh
 . "$BENCH_DIR/results.sh"
 
@@ -55,24 +70,10 @@ perf_stat_value() {
 	awk -F, -v e="$2" '$3 == e || $3 ~ "^" e ":" { print $1; exit }' "$1"
 }
 
-# annotate DIR CONFIG OUT: the perf annotate excerpt around the gate.
-annotate_gate() {
-	local dir=$1 cfg=$2 out=$3 build
-	build=$(kernel_build_dir "$cfg")
-	base64 -d "$dir/perf-data" >"$dir/perf.data" 2>/dev/null || { echo "no perf.data" >"$out"; return; }
-	{
-		printf '# perf annotate of submit_bio_noacct_nocheck, config %s (samples from cpu-clock)\n' "$cfg"
-		perf annotate -i "$dir/perf.data" --vmlinux "$build/vmlinux" --stdio \
-			submit_bio_noacct_nocheck 2>/dev/null | head -60 ||
-			echo "(perf annotate found no samples in submit_bio_noacct_nocheck)"
-	} >"$out"
-	rm -f "$dir/perf.data"
-}
-
 # csv_rows SEQ CONFIG STATE REPEAT DIR ACCEL: runs.csv rows of one run.
 csv_rows() {
 	local seq=$1 cfg=$2 state=$3 rep=$4 dir=$5 accel=$6 p ios calls insns f m v tc
-	p="$seq,$cfg,$state,perf-qd1,$rep"
+	p="$seq,$cfg,$state,$WORKLOAD,$rep"
 	ios=$(jq -r '.jobs[0].read.total_ios' "$dir/fio-$WORKLOAD" 2>/dev/null || echo 0)
 	if [[ ! $ios =~ ^[1-9][0-9]*$ ]]; then
 		for m in insns_per_call calls_per_io task_clock_ns_per_io; do
@@ -105,7 +106,8 @@ csv_rows() {
 	[[ -z $v ]] || printf '%s,ok,perf_share_pct,%s\n' "$p" "$v"
 }
 
-# one_run SEQ CONFIG STATE REPEAT ACCEL DIR: boot, collect, append rows.
+# one_run SEQ CONFIG STATE REPEAT ACCEL DIR: boot, collect, append rows;
+# 1 if the boot failed.
 one_run() {
 	local seq=$1 cfg=$2 state=$3 rep=$4 accel=$5 dir=$6 raw status=0 plugin_args=()
 	raw=$dir/raw/perf-$(printf '%03d' "$seq")-$cfg-$state-$accel-r$rep
@@ -128,16 +130,30 @@ one_run() {
 		split_blocks "$raw/boot/result.log" "$raw"
 		if [[ $rep == 1 && $accel == tcg-icount ]]; then
 			mkdir -p "$dir/annotate"
-			annotate_gate "$raw" "$cfg" "$dir/annotate/$cfg-$state.txt"
+			annotate_gate "$raw/perf-data" "$cfg" "$dir/annotate/$cfg-$state.txt"
 		fi
 	fi
 	rm -rf "${raw:?}/boot" "$raw/perf-data" "$raw/run.log"
 	csv_rows "$seq" "$cfg" "$state" "$rep" "$raw" "$accel" >>"$dir/runs.csv"
+	[[ $status == 0 ]]
 }
 
 main() {
-	local accel dir rows=() row cfg state rep k=0 n t0 elapsed eta seq
-	accel=$("$BENCH_DIR/run-guest" -A -c on -a "${ACCEL:-auto}") || die "cannot choose an accelerator"
+	local accel dir rows=() row cfg state rep k=0 n seq failed=0
+	# shellcheck disable=SC2086 # lists of words
+	check_configs $CONFIGS
+	# shellcheck disable=SC2086
+	check_states $STATES
+	check_accel "${ACCEL:-auto}"
+	[[ $PERF_REPEATS =~ ^[1-9][0-9]*$ && $FIO_IOS =~ ^[1-9][0-9]*$ ]] ||
+		die "PERF_REPEATS=$PERF_REPEATS FIO_IOS=$FIO_IOS: expected numbers >= 1"
+	accel=$("$BENCH_DIR/run-guest" -A -c "${CONFIGS%% *}" -a "${ACCEL:-auto}")
+	if [[ $accel == tcg-icount ]]; then
+		[[ -z ${RESULTS_DIR:-} ]] || die "under tcg-icount bench.sh already counted in its own boots; RESULTS_DIR is for kvm and tcg"
+		log "perf: tcg-icount: counts and perf record in one boot per config (bench.sh without timed workloads)"
+		WORKLOADS='' SOFTIRQ_WORKLOADS='' CONFIGS=$CONFIGS REPEATS=$PERF_REPEATS \
+			RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-perf} exec "$BENCH_DIR/bench.sh"
+	fi
 	if [[ -n ${RESULTS_DIR:-} ]]; then
 		dir=$RESULTS_DIR
 		[[ -f $dir/runs.csv ]] || die "$dir/runs.csv missing"
@@ -147,39 +163,60 @@ main() {
 		dir=$REPO_DIR/results/$RUN_ID
 		[[ ! -e $dir ]] || die "$dir exists already"
 		mkdir -p "$dir/raw"
-		write_meta "$dir" tcg-icount "BENCH_CONFIGS='$BENCH_CONFIGS' STATES='$STATES' BASELINE='$BASELINE' PERF_REPEATS=$PERF_REPEATS FIO_IOS=$FIO_IOS make perf"
+		write_meta "$dir" tcg-icount "$BENCH_COMMAND"
 		printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$dir/runs.csv"
 		seq=0
 	fi
-	printf 'PERF_REPEATS=%s\nFIO_IOS=%s\nPERF_ACCELS=%q\n' "$PERF_REPEATS" "$FIO_IOS" \
-		"tcg-icount$([[ $accel == kvm ]] && echo ' kvm')" >>"$dir/meta.env"
+	meta_set "$dir" PERF_REPEATS "$PERF_REPEATS"
+	meta_set "$dir" FIO_IOS "$FIO_IOS"
+	meta_set "$dir" PERF_ACCELS "tcg-icount$([[ $accel == kvm ]] && echo ' kvm')"
 	mapfile -t rows < <(matrix_rows)
 	n=$((${#rows[@]} * PERF_REPEATS))
 	[[ $accel != kvm ]] || n=$((n + ${#rows[@]}))
 	[[ $accel == kvm ]] || log "perf: no KVM here, so no PMU: cycles are not measured (instruction counts come from the TCG plugin)"
-	t0=$(date +%s)
+	job_plan_start "$dir/job-plan"
+	{
+		for ((rep = 1; rep <= PERF_REPEATS; rep++)); do
+			for row in "${rows[@]}"; do
+				printf 'perf:%s:tcg-icount#%d-%d %s\n' "${row// /:}" "$rep" "$k" 40
+				k=$((k + 1))
+			done
+		done
+		if [[ $accel == kvm ]]; then
+			for row in "${rows[@]}"; do printf 'perf:%s:kvm#%d %s\n' "${row// /:}" "$k" 20; k=$((k + 1)); done
+		fi
+	} >"$dir/perf-plan"
+	if [[ -s $JOB_PLAN ]]; then job_plan_replace perf <"$dir/perf-plan"; else cp "$dir/perf-plan" "$JOB_PLAN"; fi
+	rm -f "$dir/perf-plan"
+	k=0
 	for ((rep = 1; rep <= PERF_REPEATS; rep++)); do
 		for row in "${rows[@]}"; do
 			read -r cfg state <<<"$row"
-			k=$((k + 1)) seq=$((seq + 1))
-			elapsed=$(($(date +%s) - t0))
-			eta=$((k > 1 ? elapsed * (n - k + 1) / (k - 1) : 0))
-			log "[perf $k/$n] config=$cfg state=$state tcg-icount repeat $rep/$PERF_REPEATS (elapsed $(fmt_duration $elapsed), left ~$(fmt_duration $eta))"
-			one_run "$seq" "$cfg" "$state" "$rep" tcg-icount "$dir"
+			seq=$((seq + 1))
+			job_step "perf:${row// /:}:tcg-icount#$rep-$k" "perf $cfg/$state tcg-icount (run $((k + 1))/$n, repeat $rep/$PERF_REPEATS)"
+			k=$((k + 1))
+			one_run "$seq" "$cfg" "$state" "$rep" tcg-icount "$dir" || failed=$((failed + 1))
 		done
 	done
 	if [[ $accel == kvm ]]; then
 		for row in "${rows[@]}"; do
 			read -r cfg state <<<"$row"
-			k=$((k + 1)) seq=$((seq + 1))
-			log "[perf $k/$n] config=$cfg state=$state kvm (cycles from the vPMU)"
-			one_run "$seq" "$cfg" "$state" 1 kvm "$dir"
+			seq=$((seq + 1))
+			job_step "perf:${row// /:}:kvm#$k" "perf $cfg/$state kvm, cycles from the vPMU (run $((k + 1))/$n)"
+			k=$((k + 1))
+			one_run "$seq" "$cfg" "$state" 1 kvm "$dir" || failed=$((failed + 1))
 		done
 	fi
+	job_step_end
+	[[ $JOB_PLAN != "$dir/job-plan" ]] || rm -f "$JOB_PLAN"*
+	# The raw outputs, archived by the tool (bench.sh's own are raw.tar.xz).
+	tar -C "$dir" -cJf "$dir/$([[ -e $dir/raw.tar.xz ]] && echo raw-perf || echo raw).tar.xz" raw
+	rm -rf "$dir/raw"
 	summarise "$dir"
-	log "perf: done in $(fmt_duration $(($(date +%s) - t0))): $dir"
-	grep -E '^[^,]+,[^,]+,perf-qd1,(insns_per_call|blk_error_inject_insns_per_call),' "$dir/summary.csv" |
-		cut -d, -f1,2,4,7,16,17 | column -s, -t >&2
+	log "perf: $dir"
+	grep -E "^[^,]+,[^,]+,$WORKLOAD,(insns_per_call|blk_error_inject_insns_per_call)," "$dir/summary.csv" |
+		cut -d, -f1,2,4,8,21,22 | column -s, -t >&2 || true
+	((failed == 0)) || die "$failed of $n perf runs failed (see $dir/failures.txt); their rows are marked failed"
 }
 
 main "$@"

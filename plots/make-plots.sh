@@ -22,6 +22,7 @@
 # Exit status: 0 if at least one figure was written, 1 if none could be,
 # 2 on usage or input errors.  Needs gnuplot (Debian: gnuplot-nox) and awk.
 set -euo pipefail
+shopt -s inherit_errexit
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 

@@ -13,6 +13,7 @@
 # Looking at the figures is still up to you: the driver run on testdata/
 # is also what plots/README.md shows.
 set -euo pipefail
+shopt -s inherit_errexit
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 data=$here/testdata

@@ -5,6 +5,7 @@
 #
 #   TEST_CONFIGS="on" TESTS="001-readback 007-invalid" tests/run.sh
 set -euo pipefail
+shopt -s inherit_errexit
 
 TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/lib.sh
@@ -82,6 +83,7 @@ run_host_tests() {
 	host_test "shellcheck" lint_shell
 	host_test "C tools build with -Wall -Wextra -Werror" build_c_tools
 	host_test "checkpatch --strict on every patch" checkpatch_series
+	host_test "bad input: a clear error and a non-zero exit" bash "$REPO_DIR/tests/bad-input.sh"
 }
 
 # expect_runner NAME STATUS VERDICT_RE RUN-GUEST-ARGS...: the runner must

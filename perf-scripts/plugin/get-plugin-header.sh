@@ -1,17 +1,24 @@
 #!/bin/bash
 # Fetch qemu-plugin.h matching the installed Debian QEMU into a cache dir.
 #
-# Usage: get-plugin-header.sh DEST_DIR      (e.g. /var/cache/blkinject-bench/qemu-plugin)
+# Usage: get-plugin-header.sh DEST_DIR      (e.g. $CACHE/qemu-plugin)
 #
 # Debian ships QEMU with TCG plugin support but no binary package contains
 # include/qemu/qemu-plugin.h, so we take it from Debian's qemu source package
-# (the upstream orig tarball). Needs root (edits APT sources, apt-get update)
-# unless the header is already present, in which case nothing is done.
+# (the upstream orig tarball).  The host's APT configuration is never
+# touched: "apt-get source" runs with a private configuration under
+# $APT_DIR (default DEST_DIR/../apt) whose only entries are deb-src lines
+# derived from the Debian archives the host already uses, with its own
+# lists and cache.  Nothing is done when the header is already present.
 set -euo pipefail
+shopt -s inherit_errexit
 
 die() { echo "get-plugin-header: error: $*" >&2; exit 1; }
 log() { echo "get-plugin-header: $*" >&2; }
 
+case ${1:-} in
+-h | --help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 [[ $# -eq 1 ]] || die "usage: $0 DEST_DIR"
 dest=$1
 header="$dest/qemu-plugin.h"
@@ -22,7 +29,6 @@ if [[ -f $header ]]; then
 fi
 
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not installed"
-[[ $(id -u) -eq 0 ]] || die "must run as root (needs to edit APT sources and run apt-get)"
 
 # Installed QEMU version, e.g. "7.2.22" -> major 7, minor 2.
 qemu_ver=$(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([0-9][0-9.]*\).*/\1/p')
@@ -30,27 +36,31 @@ qemu_ver=$(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([0-
 qemu_major=${qemu_ver%%.*}
 qemu_minor=${qemu_ver#*.}; qemu_minor=${qemu_minor%%.*}
 
-# 1. Enable deb-src in the deb822 Debian sources (only where missing, so
-#    repeated runs never duplicate it).
-sources=/etc/apt/sources.list.d/debian.sources
-changed=0
-if [[ -f $sources ]]; then
-    if grep -Eq '^Types:' "$sources" &&
-       grep -E '^Types:' "$sources" | grep -Evq '[[:space:]]deb-src([[:space:]]|$)'; then
-        log "adding deb-src to Types: lines in $sources"
-        sed -i -E '/^Types:/{/[[:space:]]deb-src([[:space:]]|$)/!s/[[:space:]]*$/ deb-src/}' "$sources"
-        changed=1
-    fi
-elif ! grep -Eqs '^[[:space:]]*deb-src[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list; then
-    die "no $sources and no deb-src lines in /etc/apt/sources.list*; add a deb-src entry for Debian main"
-fi
+# 1. A private APT configuration: deb-src for every Debian archive, suite
+#    and component the host has a "deb" entry for (its mirror, its suites).
+mkdir -p "$dest"
+apt_dir=${APT_DIR:-$(cd "$dest/.." && pwd)/apt}
+mkdir -p "$apt_dir/sources.list.d" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+# shellcheck disable=SC2016 # $(FIELD) is apt's own format syntax
+apt-get indextargets --format '$(ORIGIN)|$(REPO_URI)|$(RELEASE)|$(COMPONENT)' 'Created-By: Packages' |
+    awk -F'|' '$1 == "Debian" { print "deb-src", $2, $3, $4 }' | sort -u >"$apt_dir/sources.list.new"
+[[ -s $apt_dir/sources.list.new ]] ||
+    die "the host's APT sources have no Debian archive to derive a deb-src entry from"
+mv "$apt_dir/sources.list.new" "$apt_dir/sources.list"
+apt_private=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list"
+    -o "Dir::Etc::sourceparts=$apt_dir/sources.list.d"
+    -o "Dir::State::Lists=$apt_dir/lists"
+    -o "Dir::Cache=$apt_dir/cache"
+    -o "Dir::Cache::pkgcache=" -o "Dir::Cache::srcpkgcache="
+    -o "APT::Sandbox::User=root")
 
-# 2. Refresh indices if we changed sources or source indices are missing.
-if [[ $changed -eq 1 ]] || ! apt-cache showsrc qemu >/dev/null 2>&1; then
-    log "apt-get update"
-    apt-get update -qq
+# 2. Source indices into the private lists.
+if ! apt-cache "${apt_private[@]}" showsrc qemu >/dev/null 2>&1; then
+    log "apt-get update with the private sources in $apt_dir: $(cut -d' ' -f2-3 "$apt_dir/sources.list" | tr '\n' ';')"
+    apt-get "${apt_private[@]}" update -qq
 fi
-apt-cache showsrc qemu >/dev/null 2>&1 || die "apt cannot find source package 'qemu' even after apt-get update"
+apt-cache "${apt_private[@]}" showsrc qemu >/dev/null 2>&1 ||
+    die "apt cannot find source package 'qemu' in $apt_dir/sources.list"
 
 # 3. Download the source package matching the installed binary if still
 #    available, else the current one (same upstream orig tarball within a
@@ -59,9 +69,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 src_ver=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null || true)
 cd "$tmp"
-if [[ -z $src_ver ]] || ! apt-get source -qq --download-only "qemu=$src_ver" >/dev/null 2>&1; then
+if [[ -z $src_ver ]] || ! apt-get "${apt_private[@]}" source -qq --download-only "qemu=$src_ver" >/dev/null 2>&1; then
     log "source for installed version '${src_ver:-?}' not available, using current qemu source"
-    apt-get source -qq --download-only qemu >/dev/null
+    apt-get "${apt_private[@]}" source -qq --download-only qemu >/dev/null
 fi
 
 shopt -s nullglob
@@ -98,7 +108,6 @@ if [[ -n $want_api && $api_ver != "$want_api" ]]; then
 fi
 
 # 6. Install atomically so a half-written header never looks "present".
-mkdir -p "$dest"
 install -m 0644 "${hdrs[0]}" "$header.tmp.$$"
 mv -f "$header.tmp.$$" "$header"
 log "installed $header (QEMU $tree_ver source, QEMU_PLUGIN_VERSION=$api_ver, from $orig)"

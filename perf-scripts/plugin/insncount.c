@@ -4,7 +4,7 @@
  * each range's first instruction executed (= entries / calls).
  *
  * Usage (QEMU 7.2):
- *   -plugin libinsncount.so,ranges=RANGES_FILE[,out=OUT_FILE]
+ *   -plugin libinsncount.so,ranges=RANGES_FILE[,out=OUT_FILE][,mark=ADDR]
  *
  * RANGES_FILE: one "NAME START END" per line, START/END hex guest virtual
  * addresses, END exclusive; '#' lines and blank lines are ignored.
@@ -12,6 +12,12 @@
  *   NAME entries=N insns=M insns_per_call=X.XX
  *   ...
  *   total_guest_insns=T
+ *
+ * mark=ADDR (hex guest virtual address, e.g. of ksys_sync): every time the
+ * instruction at ADDR executes, the counters so far are written too, as
+ * "mark N" followed by the lines above (cumulative), so that one run can
+ * count several phases: the differences between marks are the phases.
+ * Writing a snapshot does not touch the guest, so guest time is unchanged.
  *
  * Counts are "self" counts: instructions of callees outside the range are
  * not included.
@@ -68,6 +74,9 @@ static uint64_t lo_addr = UINT64_MAX; /* union bounds, for a quick reject */
 static uint64_t hi_addr;
 static uint64_t total_insns;
 static FILE *out;
+static bool have_mark;
+static uint64_t mark_addr;
+static uint64_t n_marks;
 
 static int parse_hex(const char *s, uint64_t *val)
 {
@@ -145,6 +154,8 @@ fail:
     return -1;
 }
 
+static void vcpu_mark(unsigned int vcpu_index, void *userdata);
+
 static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb);
@@ -156,6 +167,10 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         uint64_t va = qemu_plugin_insn_vaddr(insn);
 
+        if (have_mark && va == mark_addr) {
+            qemu_plugin_register_vcpu_insn_exec_cb(
+                insn, vcpu_mark, QEMU_PLUGIN_CB_NO_REGS, NULL);
+        }
         if (va < lo_addr || va >= hi_addr) {
             continue;
         }
@@ -176,12 +191,8 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     }
 }
 
-static void plugin_exit(qemu_plugin_id_t id, void *userdata)
+static void write_counts(FILE *f)
 {
-    FILE *f = out ? out : stderr;
-
-    (void)id;
-    (void)userdata;
     for (size_t i = 0; i < n_ranges; i++) {
         const struct range *r = &ranges[i];
 
@@ -195,6 +206,29 @@ static void plugin_exit(qemu_plugin_id_t id, void *userdata)
         }
     }
     fprintf(f, "total_guest_insns=%" PRIu64 "\n", total_insns);
+}
+
+static void vcpu_mark(unsigned int vcpu_index, void *userdata)
+{
+    FILE *f = out ? out : stderr;
+
+    (void)vcpu_index;
+    (void)userdata;
+    fprintf(f, "mark %" PRIu64 "\n", ++n_marks);
+    write_counts(f);
+    fflush(f);
+}
+
+static void plugin_exit(qemu_plugin_id_t id, void *userdata)
+{
+    FILE *f = out ? out : stderr;
+
+    (void)id;
+    (void)userdata;
+    if (have_mark) {
+        fprintf(f, "end\n");
+    }
+    write_counts(f);
     if (out) {
         if (fclose(out) != 0) {
             fprintf(stderr, "insncount: error writing results: %s\n",
@@ -217,9 +251,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
             ranges_path = argv[i] + 7;
         } else if (strncmp(argv[i], "out=", 4) == 0) {
             out_path = argv[i] + 4;
+        } else if (strncmp(argv[i], "mark=", 5) == 0) {
+            if (parse_hex(argv[i] + 5, &mark_addr) != 0) {
+                fprintf(stderr, "insncount: bad mark address '%s'\n",
+                        argv[i] + 5);
+                return -1;
+            }
+            have_mark = true;
         } else {
             fprintf(stderr, "insncount: unknown argument '%s' "
-                    "(expected ranges=FILE, out=FILE)\n", argv[i]);
+                    "(expected ranges=FILE, out=FILE, mark=ADDR)\n", argv[i]);
             return -1;
         }
     }

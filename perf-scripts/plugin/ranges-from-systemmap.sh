@@ -11,6 +11,7 @@
 # functions: use a unique name or write that range by hand).
 # Addresses are only valid for the guest if it boots with nokaslr.
 set -euo pipefail
+shopt -s inherit_errexit
 
 die() { echo "ranges-from-systemmap: error: $*" >&2; exit 1; }
 

@@ -6,6 +6,7 @@
 # Usage: selftest.sh KERNEL_BUILD_DIR     (needs arch/x86/boot/bzImage, System.map)
 # Env: HEADER_DIR (passed to make if set), QEMU_TIMEOUT (seconds, default 120).
 set -euo pipefail
+shopt -s inherit_errexit
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [[ $# -eq 1 ]] || { echo "usage: $0 KERNEL_BUILD_DIR" >&2; exit 2; }

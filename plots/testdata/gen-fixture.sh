@@ -20,6 +20,7 @@
 # 0.3% multiplicative noise (icount: time = instructions).  One randread-qd1
 # repeat of on/rules-100 failed, so that group has n = 4 (ci_level 0.875).
 set -euo pipefail
+shopt -s inherit_errexit
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
