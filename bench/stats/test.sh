@@ -179,6 +179,11 @@ check "insns_per_call at n=1: slower by +1 instruction per call, exact" \
 check "insns_per_call at n=1: class deterministic" eq "$(col "$tmp/d.csv" on,key-off,p,insns_per_call class)" deterministic
 check "unequal repeats straddling the threshold: unclear" \
 	eq "$(col "$tmp/d.csv" on,rules-1,b,iops verdict)" unclear
+check "icount iops once a side, -0.9%: unclear (0.2% repeatability reaches 1%)" \
+	eq "$(col "$tmp/d.csv" on,key-off,c,iops verdict)" unclear
+check "icount iops once a side, -3%: slower, text says one run" \
+	eq "$(col "$tmp/d.csv" on,rules-1,c,iops verdict)|$(col "$tmp/d.csv" on,rules-1,c,iops verdict_text)" \
+	"slower|-3000 IOPS (-3.00%); one run a side: +-0.2% icount repeatability"
 check "random metric: reported, no verdict, never gates" \
 	eq "$(col "$tmp/d.csv" on,key-off,p,perf_share_pct verdict),$(col "$tmp/d.csv" on,key-off,p,perf_share_pct gates)" random,no
 run "$bs" summary --accel tcg determ.csv
