@@ -627,6 +627,10 @@ static void predict(const struct step *s, struct outcome *o, int *n)
 	int zerr = 0;
 
 	*n = 0;
+	if (s->io >= IO_ZOPEN && !s->nsec) {
+		add_outcome(o, n, EINVAL, 1.0);
+		return;
+	}
 	switch (s->io) {
 	case IO_READ:
 	case IO_WRITE:
@@ -1156,6 +1160,8 @@ static void gen_io(struct step *s)
 		if (io == IO_ZRESET_ALL) {
 			s->sector = 0;
 			s->nsec = D.sectors;
+		} else if (one_in(20)) {
+			s->nsec = 0;	/* the ioctl refuses it before any bio */
 		}
 	} else {
 		uint64_t sector = below(D.sectors);
