@@ -2,7 +2,7 @@
 /*
  * eifuzz: model-based fuzzer for a disk's error_injection debugfs file.
  *
- *   eifuzz [-s SEED] [-n STEPS] [-t TRIALS] [-r] DISK
+ *   eifuzz [-s SEED] [-n STEPS] [-t TRIALS] [-S SECONDS] [-r] [-b] DISK
  *
  * Each step is either a write(2) to /sys/kernel/debug/block/DISK/
  * error_injection (rules from the grammar, mutations of valid rules, raw
@@ -18,7 +18,8 @@
  *
  * On the first disagreement the step sequence is shrunk (subsequences are
  * replayed from a clean state: removeall, all zones reset) to a shorter one
- * that still disagrees, which is printed with the seed; the exit status is 1.
+ * that still disagrees (for at most -S seconds), which is printed with the
+ * seed; the exit status is 1.
  * -r also prints writes/s and I/Os/s (timing; never use it in a test).
  * I/O is kept to what the queue takes as one bio (max_sectors_kb,
  * discard_max_bytes, write_zeroes_max_bytes), because the remainder of a
@@ -446,6 +447,7 @@ struct step {
 static struct step steps[MAX_STEPS];
 static int nr_steps;
 static unsigned int opt_trials = 100;
+static unsigned int opt_shrink_seconds = 120;
 
 struct stats {
 	/* repeated: I/O steps a chance rule covers, repeated TRIALS times */
@@ -1237,6 +1239,22 @@ static int replay(const int *idx, int n)
 	return -1;
 }
 
+/*
+ * Shrinking keeps the last sequence seen to disagree, and why it did, and
+ * stops cutting at the deadline (a disagreement that only sometimes recurs,
+ * like a statistical one, makes most replays pass and shrinking slow).
+ */
+static char best_why[sizeof(why)];
+static double shrink_deadline;
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
 /* Drop bytes of the writes in idx[0..n) while the sequence still disagrees. */
 static void shrink_writes(const int *idx, int n)
 {
@@ -1258,7 +1276,8 @@ static void shrink_writes(const int *idx, int n)
 				memcpy(d + at, old + at + cut, oldlen - at - cut);
 				s->data = d;
 				s->len = oldlen - cut;
-				if (replay(idx, n) == n - 1) {
+				if (now() < shrink_deadline && replay(idx, n) == n - 1) {
+					memcpy(best_why, why, sizeof(why));
 					free(old);
 				} else {
 					s->data = old;
@@ -1293,8 +1312,11 @@ static int shrink(int *idx, int n)
 				for (int i = 0; i < n; i++)
 					if (i < at || i >= at + chunk)
 						tmp[m++] = idx[i];
+				if (now() > shrink_deadline)
+					return n;
 				f = replay(tmp, m);
 				if (f >= 0) {
+					memcpy(best_why, why, sizeof(why));
 					memcpy(idx, tmp, (f + 1) * sizeof(int));
 					n = f + 1;
 					progress = true;
@@ -1313,9 +1335,10 @@ static int shrink(int *idx, int n)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: eifuzz [-s SEED] [-n STEPS] [-t TRIALS] [-r] [-b] DISK\n"
+		"usage: eifuzz [-s SEED] [-n STEPS] [-t TRIALS] [-S SECONDS] [-r] [-b] DISK\n"
 		"  SEED: any unsigned number (default 1); STEPS: 1..%d (default 1000);\n"
 		"  TRIALS: repeats of a random-outcome I/O, 20..100000 (default 100);\n"
+		"  SECONDS: time limit for shrinking a disagreement (default 120);\n"
 		"  -r: print writes/s and I/Os/s; -b: I/O up to 1 MiB even where the\n"
 		"  queue splits it; DISK: a name under /sys/block\n",
 		MAX_STEPS);
@@ -1331,7 +1354,7 @@ int main(int argc, char **argv)
 	struct timespec t0, t1;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "s:n:t:rb")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:t:S:rb")) != -1) {
 		switch (opt) {
 		case 's':
 			seed = strtoull(optarg, &end, 0);
@@ -1346,6 +1369,11 @@ int main(int argc, char **argv)
 		case 't':
 			opt_trials = strtoul(optarg, &end, 0);
 			if (*end || opt_trials < 20 || opt_trials > 100000)
+				usage();
+			break;
+		case 'S':
+			opt_shrink_seconds = strtoul(optarg, &end, 0);
+			if (*end || !*optarg)
 				usage();
 			break;
 		case 'r':
@@ -1401,6 +1429,8 @@ int main(int argc, char **argv)
 		int n = nr_steps, f;
 
 		snprintf(first, sizeof(first), "%s", why);
+		memcpy(best_why, why, sizeof(why));
+		shrink_deadline = now() + opt_shrink_seconds;
 		printf("eifuzz %s seed %" PRIu64 ": DISAGREEMENT at step %d: ",
 		       D.name, seed, failed + 1);
 		print_step(stdout, &steps[failed]);
@@ -1425,6 +1455,7 @@ int main(int argc, char **argv)
 		idx[m++] = failed;
 		f = replay(idx, m);
 		if (f >= 0) {
+			memcpy(best_why, why, sizeof(why));
 			n = f + 1;
 		} else {
 			for (int i = 0; i < n; i++)
@@ -1432,21 +1463,16 @@ int main(int argc, char **argv)
 		}
 		n = shrink(idx, n);
 		shrink_writes(idx, n);
-		f = replay(idx, n);
-		if (f < 0) {
-			printf("eifuzz: the disagreement did not recur on replay from a clean state;"
-			       " the full sequence of %d steps is the reproducer\n", nr_steps);
-		} else {
-			printf("eifuzz %s seed %" PRIu64 ": shortest sequence that still disagrees"
-			       " (%d of %d steps, from a clean state: removeall, zones reset):\n",
-			       D.name, seed, f + 1, nr_steps);
-			for (int i = 0; i <= f; i++) {
-				printf("  %d: ", i + 1);
-				print_step(stdout, &steps[idx[i]]);
-				printf("\n");
-			}
-			printf("  -> %s\n", why);
+		printf("eifuzz %s seed %" PRIu64 ": shortest sequence that still disagrees"
+		       " (%d of %d steps, from a clean state: removeall, zones reset%s):\n",
+		       D.name, seed, n, nr_steps,
+		       now() > shrink_deadline ? "; shrinking stopped at its time limit" : "");
+		for (int i = 0; i < n; i++) {
+			printf("  %d: ", i + 1);
+			print_step(stdout, &steps[idx[i]]);
+			printf("\n");
 		}
+		printf("  -> %s\n", best_why);
 		clean_state();
 		return 1;
 	}
