@@ -35,7 +35,7 @@ main() {
 	out=$CACHE/fuzz-runs/$FUZZ_CONFIG-$(date +%Y%m%d-%H%M%S)
 	log "fuzz: $FUZZ_CONFIG, first seed $FUZZ_SEED, ${FUZZ_SECONDS}s (output $out)"
 	# A run that never finishes must still end: allow the boot and the
-	# last round (one round takes well under 10 minutes on debug).
+	# last round (one round takes about 3 minutes on debug under TCG).
 	"$BENCH_DIR/run-guest" -c "$FUZZ_CONFIG" -t $((FUZZ_SECONDS + 900)) -o "$out" \
 		-e "FUZZ_SECONDS=$FUZZ_SECONDS" -e "FUZZ_SEED=$FUZZ_SEED" \
 		"$BENCH_DIR/guest/fuzz-guest.sh" || status=$?

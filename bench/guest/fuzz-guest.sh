@@ -80,7 +80,7 @@ start=$(uptime_s)
 disagreements=0 reports=0 failed=0
 echo "fuzz: first seed $seed, $seconds s"
 while [ $(($(uptime_s) - start)) -lt "$seconds" ] && [ $failed -eq 0 ]; do
-	fuzz_disk plain 5000 && fuzz_disk zoned 3000 && fuzz_disk scsi 300 || failed=1
+	fuzz_disk plain 2000 && fuzz_disk zoned 1500 && fuzz_disk scsi 150 || failed=1
 done
 elapsed=$(($(uptime_s) - start))
 # eifuzz -r lines: "...: N steps, W writes (A accepted), I I/Os (...)" and
