@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# make fuzz: a long campaign of the model-based fuzzer (eifuzz) on the
+# debug kernel (KASAN, lockdep, kmemleak).  Exits non-zero on a
+# disagreement with the model, a kernel report or a failed boot.
+#
+#   FUZZ_SECONDS=360 FUZZ_SEED=1 FUZZ_CONFIG=debug bench/fuzz.sh
+#
+# FUZZ_SECONDS: guest seconds to start new runs in (the boot adds about a
+# minute on debug under TCG, the last run up to about two more, and on a
+# loaded host the guest clock falls behind the wall clock); FUZZ_SEED: the
+# first seed, each run takes the next one.
+set -euo pipefail
+shopt -s inherit_errexit
+
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+FUZZ_SECONDS=${FUZZ_SECONDS:-360}
+FUZZ_SEED=${FUZZ_SEED:-1}
+FUZZ_CONFIG=${FUZZ_CONFIG:-debug}
+
+check_args() {
+	[[ $FUZZ_SECONDS =~ ^[0-9]+$ && $FUZZ_SECONDS -ge 1 ]] ||
+		die "FUZZ_SECONDS='$FUZZ_SECONDS': want a whole number of seconds >= 1"
+	[[ $FUZZ_SEED =~ ^[0-9]+$ ]] ||
+		die "FUZZ_SEED='$FUZZ_SEED': want an unsigned decimal number"
+	case " $(all_configs | tr '\n' ' ') " in
+	*" $FUZZ_CONFIG "*) ;;
+	*) die "FUZZ_CONFIG='$FUZZ_CONFIG': want one of: $(all_configs | tr '\n' ' ')" ;;
+	esac
+}
+
+main() {
+	local out status=0
+	check_args
+	"$BENCH_DIR/kernel.sh" build "$FUZZ_CONFIG"
+	out=$CACHE/fuzz-runs/$FUZZ_CONFIG-$(date +%Y%m%d-%H%M%S)
+	log "fuzz: $FUZZ_CONFIG, first seed $FUZZ_SEED, ${FUZZ_SECONDS}s (output $out)"
+	# A run that never finishes must still end: allow the boot and the
+	# last run (a few minutes at most on debug under TCG).
+	"$BENCH_DIR/run-guest" -c "$FUZZ_CONFIG" -t $((FUZZ_SECONDS + 900)) -o "$out" \
+		-e "FUZZ_SECONDS=$FUZZ_SECONDS" -e "FUZZ_SEED=$FUZZ_SEED" \
+		"$BENCH_DIR/guest/fuzz-guest.sh" || status=$?
+	grep -v '^eifuzz .*no disagreement$\|writes/s, .* statistical checks$' "$out/result.log" || true
+	if [[ $status -ne 0 ]]; then
+		log "fuzz: FAILED ($(sed -n 's/^verdict=//p' "$out/meta")); every run is in $out/result.log"
+		return 1
+	fi
+	log "fuzz: passed; every run is in $out/result.log"
+}
+
+main "$@"

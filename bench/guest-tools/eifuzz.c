@@ -1,0 +1,1479 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eifuzz: model-based fuzzer for a disk's error_injection debugfs file.
+ *
+ *   eifuzz [-s SEED] [-n STEPS] [-t TRIALS] [-S SECONDS] [-r] [-b] DISK
+ *
+ * Each step is either a write(2) to /sys/kernel/debug/block/DISK/
+ * error_injection (rules from the grammar, mutations of valid rules, raw
+ * bytes) or I/O on /dev/DISK of an op the disk supports.  A reference model
+ * of the rule list, written from the documented interface
+ * (Documentation/block/error-injection.rst and the series' commit messages),
+ * predicts every write's result (the rule added, or EINVAL and nothing
+ * changed) and every I/O's errno; after each write the read-back file is
+ * compared with the model line by line.  I/O whose outcome is random
+ * (chance rules) is repeated TRIALS times and each outcome's count must lie
+ * in its exact binomial acceptance band; see STAT_ALPHA for the false-failure
+ * probability.
+ *
+ * On the first disagreement the step sequence is shrunk (subsequences are
+ * replayed from a clean state: removeall, all zones reset) to a shorter one
+ * that still disagrees (for at most -S seconds), which is printed with the
+ * seed; the exit status is 1.
+ * -r also prints writes/s and I/Os/s (timing; never use it in a test).
+ * I/O is kept to what the queue takes as one bio (max_sectors_kb,
+ * discard_max_bytes, write_zeroes_max_bytes), because the remainder of a
+ * split bio is submitted again and meets the chance rules again; -b lifts
+ * that limit (up to 1 MiB) to show it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/blkzoned.h>
+#include <linux/fs.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+#include "errname.h"
+
+#define PAGE 4096		/* writes of this many bytes or more: EINVAL */
+#define NUMBER_MAX_LEN 23	/* longer number texts are rejected */
+#define MAX_IO_SECTORS 2048	/* 1 MiB: one bio for every op we issue */
+#define MAX_RULES 48
+#define MAX_STEPS 100000
+#define MAX_ZONES 4096
+#define MAX_OUTCOMES 24
+/*
+ * A statistical check fails a correct kernel with probability at most
+ * STAT_ALPHA: each outcome's count is tested against both tails of its
+ * Binomial(TRIALS, p) law at STAT_ALPHA / (2 * outcomes).
+ */
+#define STAT_ALPHA 1e-7
+
+/* ---- deterministic PRNG (splitmix64) ---- */
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t below(uint64_t n)
+{
+	return n ? rnd() % n : 0;
+}
+
+static bool one_in(unsigned int n)
+{
+	return below(n) == 0;
+}
+
+/* ---- interface vocabulary (documented: REQ_OP_XYZ and BLK_STS_XYZ names) ---- */
+
+enum op {
+	OP_READ, OP_WRITE, OP_FLUSH, OP_DISCARD, OP_SECURE_ERASE, OP_ZONE_RESET,
+	OP_ZONE_RESET_ALL, OP_ZONE_OPEN, OP_ZONE_CLOSE, OP_ZONE_FINISH,
+	OP_ZONE_APPEND, OP_WRITE_ZEROES, OP_DRV_IN, OP_DRV_OUT, NR_OPS
+};
+
+static const char *const op_names[NR_OPS] = {
+	"READ", "WRITE", "FLUSH", "DISCARD", "SECURE_ERASE", "ZONE_RESET",
+	"ZONE_RESET_ALL", "ZONE_OPEN", "ZONE_CLOSE", "ZONE_FINISH",
+	"ZONE_APPEND", "WRITE_ZEROES", "DRV_IN", "DRV_OUT",
+};
+
+static const struct {
+	const char *tag;
+	int err;
+} statuses[] = {
+	{ "NOTSUPP", EOPNOTSUPP }, { "TIMEOUT", ETIMEDOUT },
+	{ "NOSPC", ENOSPC }, { "TRANSPORT", ENOLINK },
+	{ "TARGET", EREMOTEIO }, { "RESV_CONFLICT", EBADE },
+	{ "MEDIUM", ENODATA }, { "PROTECTION", EILSEQ },
+	{ "RESOURCE", ENOMEM }, { "DEV_RESOURCE", EBUSY },
+	{ "AGAIN", EAGAIN }, { "OFFLINE", ENODEV },
+	{ "DM_REQUEUE", EREMCHG }, { "ZONE_OPEN_RESOURCE", ETOOMANYREFS },
+	{ "ZONE_ACTIVE_RESOURCE", EOVERFLOW }, { "DURATION_LIMIT", ETIME },
+	{ "INVAL", EINVAL }, { "IOERR", EIO },
+};
+#define NR_STATUSES ((int)(sizeof(statuses) / sizeof(statuses[0])))
+
+static int find_name(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	return -1;
+}
+
+static int find_status(const char *s)
+{
+	for (int i = 0; i < NR_STATUSES; i++)
+		if (!strcmp(statuses[i].tag, s))
+			return i;
+	return -1;
+}
+
+/* ---- the model ---- */
+
+struct rule {
+	uint64_t start, end;	/* inclusive */
+	int op, status;
+	uint32_t chance;
+};
+
+enum zcond { Z_EMPTY, Z_OPEN, Z_FULL };
+
+struct model {
+	struct rule rules[MAX_RULES * 2];	/* newest first */
+	int nr;
+	unsigned char zone[MAX_ZONES];
+};
+
+static struct model M;
+
+/*
+ * A number: C integer syntax (decimal, 0x/0X hex, 0-prefixed octal) with
+ * no sign or blanks, at most NUMBER_MAX_LEN characters, fitting 64 bits.
+ * chance takes decimal digits only and must fit 32 bits and be non-zero.
+ * Returns false for malformed or out-of-range text.
+ */
+static bool c_literal(const char *s, unsigned int *base, const char **digits)
+{
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+	    strchr("0123456789abcdefABCDEF", s[2]) && s[2]) {
+		*base = 16;
+		*digits = s + 2;
+	} else if (s[0] == '0') {
+		*base = 8;
+		*digits = s;
+	} else {
+		*base = 10;
+		*digits = s;
+	}
+	if (!**digits)
+		return false;
+	for (const char *p = *digits; *p; p++) {
+		unsigned int d;
+
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (*p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else if (*p >= 'A' && *p <= 'F')
+			d = *p - 'A' + 10;
+		else
+			return false;
+		if (d >= *base)
+			return false;
+	}
+	return true;
+}
+
+static bool accumulate(const char *digits, unsigned int base, uint64_t *val)
+{
+	uint64_t v = 0;
+
+	for (const char *p = digits; *p; p++) {
+		unsigned int d = *p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10;
+
+		if (v > (UINT64_MAX - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*val = v;
+	return true;
+}
+
+static bool parse_u64(const char *s, uint64_t *val)
+{
+	unsigned int base;
+	const char *digits;
+
+	if (!c_literal(s, &base, &digits) || strlen(s) > NUMBER_MAX_LEN)
+		return false;
+	return accumulate(digits, base, val);
+}
+
+static bool parse_chance(const char *s, uint32_t *val)
+{
+	unsigned int base;
+	const char *digits;
+	uint64_t v;
+
+	if (!c_literal(s, &base, &digits) || strlen(s) > NUMBER_MAX_LEN)
+		return false;
+	if (strspn(s, "0123456789") != strlen(s) || !accumulate(s, 10, &v))
+		return false;
+	if (v == 0 || v > UINT32_MAX)
+		return false;
+	*val = (uint32_t)v;
+	return true;
+}
+
+/*
+ * Predict a write of len bytes.  Returns 0 (accepted; *out is the rule, or
+ * out->op == -1 for removeall) or EINVAL.
+ */
+static int model_parse(const unsigned char *buf, size_t len, struct rule *out)
+{
+	char text[PAGE + 1], *p, *tok;
+	int adds = 0, removes = 0, others = 0, op = -1, status = -1;
+	uint64_t start = 0, nr = 0;
+	uint32_t chance = 1;
+
+	if (len >= PAGE)
+		return EINVAL;
+	memcpy(text, buf, len);
+	text[len] = 0;		/* the text ends at the first NUL */
+	p = text;
+	while ((tok = strsep(&p, ",\n")) != NULL) {
+		if (!*tok)
+			continue;
+		if (!strcmp(tok, "add")) {
+			adds++;
+			continue;
+		}
+		if (!strcmp(tok, "removeall")) {
+			removes++;
+			continue;
+		}
+		others++;
+		if (!strncmp(tok, "op=", 3) && tok[3]) {
+			/* later values replace earlier ones; checked at the end */
+			op = find_name(op_names, NR_OPS, tok + 3);
+		} else if (!strncmp(tok, "status=", 7) && tok[7]) {
+			status = find_status(tok + 7);
+		} else if (!strncmp(tok, "start=", 6)) {
+			if (!parse_u64(tok + 6, &start))
+				return EINVAL;
+		} else if (!strncmp(tok, "nr_sectors=", 11)) {
+			if (!parse_u64(tok + 11, &nr))
+				return EINVAL;
+		} else if (!strncmp(tok, "chance=", 7)) {
+			if (!parse_chance(tok + 7, &chance))
+				return EINVAL;
+		} else {
+			return EINVAL;
+		}
+	}
+	if (adds + removes != 1)
+		return EINVAL;
+	if (removes) {
+		if (others)
+			return EINVAL;
+		out->op = -1;
+		return 0;
+	}
+	if (op < 0 || status < 0)
+		return EINVAL;
+	/* the range must not wrap: start + nr_sectors fits 64 bits */
+	if (nr && start > UINT64_MAX - nr)
+		return EINVAL;
+	out->op = op;
+	out->status = status;
+	out->start = start;
+	out->end = nr ? start + nr - 1 : UINT64_MAX;
+	out->chance = chance;
+	return 0;
+}
+
+static void model_apply(const struct rule *r)
+{
+	if (r->op < 0) {
+		M.nr = 0;
+		return;
+	}
+	memmove(&M.rules[1], &M.rules[0], M.nr * sizeof(M.rules[0]));
+	M.rules[0] = *r;
+	M.nr++;
+}
+
+static int model_render(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < M.nr && n < size; i++) {
+		const struct rule *r = &M.rules[i];
+
+		n += snprintf(buf + n, size - n,
+			      "%" PRIu64 ":%" PRIu64 " op=%s,status=%s,chance=%" PRIu32 "\n",
+			      r->start, r->end, op_names[r->op],
+			      statuses[r->status].tag, r->chance);
+	}
+	return n < size ? 0 : -1;
+}
+
+/* ---- the disk ---- */
+
+enum io_kind { IO_READ, IO_WRITE, IO_DISCARD, IO_WZERO, IO_FLUSH, IO_ZOPEN,
+	       IO_ZCLOSE, IO_ZFINISH, IO_ZRESET, IO_ZRESET_ALL, NR_IO };
+
+/* the bio op each kind of I/O issues (a flush is an empty WRITE) */
+static const int io_op[NR_IO] = {
+	OP_READ, OP_WRITE, OP_DISCARD, OP_WRITE_ZEROES, OP_WRITE, OP_ZONE_OPEN,
+	OP_ZONE_CLOSE, OP_ZONE_FINISH, OP_ZONE_RESET, OP_ZONE_RESET_ALL,
+};
+
+static const char *const io_names[NR_IO] = {
+	"read", "write", "discard", "wzero", "flush", "zopen", "zclose",
+	"zfinish", "zreset", "zreset-all",
+};
+
+static bool opt_big_io;
+
+static struct {
+	char name[64], ei_path[160], dev_path[96];
+	uint64_t sectors, zone_sectors, nr_zones;
+	unsigned int lbs;	/* logical block size in sectors */
+	bool supported[NR_IO];
+	/*
+	 * The longest I/O of each kind that is one bio the queue does not
+	 * split: a split bio's remainder is submitted again and meets the
+	 * rules again, so chance applies per piece (see -b).
+	 */
+	uint64_t max_io[NR_IO];
+	int dev_fd;
+	void *buf;
+} D;
+
+static uint64_t sysfs_u64(const char *attr)
+{
+	char path[192];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/%s", D.name, attr);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "eifuzz: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(2);
+}
+
+static void disk_open(const char *name)
+{
+	snprintf(D.name, sizeof(D.name), "%s", name);
+	snprintf(D.ei_path, sizeof(D.ei_path),
+		 "/sys/kernel/debug/block/%s/error_injection", name);
+	snprintf(D.dev_path, sizeof(D.dev_path), "/dev/%s", name);
+	D.sectors = sysfs_u64("size");
+	D.lbs = sysfs_u64("queue/logical_block_size") / 512;
+	D.zone_sectors = sysfs_u64("queue/chunk_sectors");
+	if (!D.sectors || !D.lbs)
+		die("%s: no such disk in /sys/block", name);
+	D.dev_fd = open(D.dev_path, O_RDWR | O_DIRECT);
+	if (D.dev_fd < 0)
+		die("open %s: %s", D.dev_path, strerror(errno));
+	if (access(D.ei_path, W_OK))
+		die("%s: %s", D.ei_path, strerror(errno));
+	if (posix_memalign(&D.buf, 4096, MAX_IO_SECTORS * 512))
+		die("out of memory");
+	memset(D.buf, 0x5a, MAX_IO_SECTORS * 512);
+
+	D.supported[IO_READ] = true;
+	D.supported[IO_FLUSH] = true;
+	if (sysfs_u64("queue/nr_zones")) {
+		/* writes to sequential zones need the write pointer: not issued */
+		D.nr_zones = sysfs_u64("queue/nr_zones");
+		if (D.nr_zones > MAX_ZONES || !D.zone_sectors)
+			die("%s: %" PRIu64 " zones, at most %d supported",
+			    name, D.nr_zones, MAX_ZONES);
+		for (int k = IO_ZOPEN; k <= IO_ZRESET_ALL; k++)
+			D.supported[k] = true;
+	} else {
+		D.supported[IO_WRITE] = true;
+		D.zone_sectors = 0;
+		D.supported[IO_DISCARD] = sysfs_u64("queue/discard_max_bytes") > 0;
+		D.supported[IO_WZERO] = sysfs_u64("queue/write_zeroes_max_bytes") > 0;
+	}
+	for (int k = 0; k < NR_IO; k++)
+		D.max_io[k] = MAX_IO_SECTORS;
+	if (!opt_big_io) {
+		uint64_t rw = sysfs_u64("queue/max_sectors_kb") * 2;
+		uint64_t dis = sysfs_u64("queue/discard_max_bytes") / 512;
+		uint64_t wz = sysfs_u64("queue/write_zeroes_max_bytes") / 512;
+
+		D.max_io[IO_READ] = D.max_io[IO_WRITE] = rw < MAX_IO_SECTORS ? rw : MAX_IO_SECTORS;
+		if (dis < D.max_io[IO_DISCARD])
+			D.max_io[IO_DISCARD] = dis;
+		/* the fallback for EOPNOTSUPP writes the same range */
+		D.max_io[IO_WZERO] = wz < D.max_io[IO_WRITE] ? wz : D.max_io[IO_WRITE];
+	}
+}
+
+/* ---- steps ---- */
+
+struct step {
+	bool is_write;
+	/* write */
+	unsigned char *data;
+	size_t len;
+	/* I/O */
+	int io;
+	uint64_t sector, nsec;
+	unsigned int trials;
+	/* in the last run: an accepted write, or I/O that changed a zone */
+	bool changed;
+};
+
+static struct step steps[MAX_STEPS];
+static int nr_steps;
+static unsigned int opt_trials = 100;
+static unsigned int opt_shrink_seconds = 120;
+
+struct stats {
+	/* repeated: I/O steps a chance rule covers, repeated TRIALS times */
+	unsigned long writes, accepted, ios, repeated, stat_checks;
+};
+static struct stats S;
+
+static char why[8192];	/* the last disagreement */
+
+static void esc(FILE *f, const unsigned char *d, size_t len, size_t max)
+{
+	for (size_t i = 0; i < len && i < max; i++) {
+		if (d[i] == '\\' || d[i] == '"')
+			fprintf(f, "\\%c", d[i]);
+		else if (d[i] >= 0x20 && d[i] < 0x7f)
+			fputc(d[i], f);
+		else if (d[i] == '\n')
+			fputs("\\n", f);
+		else
+			fprintf(f, "\\x%02x", d[i]);
+	}
+	if (len > max)
+		fprintf(f, "...(%zu bytes)", len);
+}
+
+static void print_step(FILE *f, const struct step *s)
+{
+	if (s->is_write) {
+		fprintf(f, "write \"");
+		esc(f, s->data, s->len, 200);
+		fprintf(f, "\" (%zu bytes)", s->len);
+	} else {
+		fprintf(f, "%s %s sector %" PRIu64 " + %" PRIu64,
+			io_names[s->io], D.name, s->sector, s->nsec);
+		if (s->trials > 1)
+			fprintf(f, ", %u times", s->trials);
+	}
+}
+
+/* ---- executing a write ---- */
+
+static int read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	size_t n = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return -1;
+	while (n + 1 < size && (r = read(fd, buf + n, size - 1 - n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = 0;
+	return n + 1 < size ? 0 : -1;
+}
+
+static int do_write(const unsigned char *d, size_t len)
+{
+	int fd = open(D.ei_path, O_WRONLY);
+	ssize_t r;
+	int err;
+
+	if (fd < 0)
+		die("open %s: %s", D.ei_path, strerror(errno));
+	r = write(fd, d, len);
+	err = r < 0 ? errno : (size_t)r == len ? 0 : -1;
+	close(fd);
+	return err;
+}
+
+/* Compare the read-back file with the model; false with why[] on a difference. */
+static bool check_readback(void)
+{
+	static char got[1 << 16], want[1 << 16];
+	char *g = got, *w = want;
+	int line = 1;
+
+	if (read_file(D.ei_path, got, sizeof(got)) || model_render(want, sizeof(want)))
+		die("read-back larger than %zu bytes", sizeof(got));
+	while (*g || *w) {
+		char *ge = strchr(g, '\n'), *we = strchr(w, '\n');
+		size_t gl = ge ? (size_t)(ge - g) : strlen(g);
+		size_t wl = we ? (size_t)(we - w) : strlen(w);
+
+		if (gl != wl || memcmp(g, w, gl)) {
+			snprintf(why, sizeof(why),
+				 "read-back line %d is \"%.*s\", the model says \"%.*s\"",
+				 line, (int)gl, *g ? g : "(end of file)",
+				 (int)wl, *w ? w : "(end of file)");
+			return false;
+		}
+		g += gl + (ge != NULL);
+		w += wl + (we != NULL);
+		line++;
+	}
+	return true;
+}
+
+static bool run_write(const struct step *s)
+{
+	struct rule r;
+	int want = model_parse(s->data, s->len, &r);
+	int got = do_write(s->data, s->len);
+
+	S.writes++;
+	((struct step *)s)->changed = !want;
+	if (got != want) {
+		snprintf(why, sizeof(why), "write returned %s, the model says %s",
+			 got < 0 ? "a short count" : errname(got), errname(want));
+		return false;
+	}
+	if (!want) {
+		S.accepted++;
+		model_apply(&r);
+	}
+	return check_readback();
+}
+
+/* ---- executing I/O ---- */
+
+struct outcome {
+	int err;
+	double p;
+};
+
+static void add_outcome(struct outcome *o, int *n, int err, double p)
+{
+	for (int i = 0; i < *n; i++) {
+		if (o[i].err == err) {
+			o[i].p += p;
+			return;
+		}
+	}
+	o[*n].err = err;
+	o[*n].p = p;
+	(*n)++;
+}
+
+static bool covers(const struct rule *r, int op, uint64_t sector, uint64_t nsec,
+		   bool zone_mgmt)
+{
+	if (r->op != op)
+		return false;
+	/* zone management ops match on the start sector of their zone */
+	if (zone_mgmt)
+		return sector >= r->start && sector <= r->end;
+	/* bios without data never match */
+	return nsec && sector <= r->end && sector + nsec - 1 >= r->start;
+}
+
+/*
+ * The outcomes of one bio of @op: rules newest first; a matching rule with
+ * chance c fails the bio with probability 1/c, otherwise the next rule gets
+ * its turn; @driver_err is what the disk itself returns.
+ */
+static void bio_outcomes(int op, uint64_t sector, uint64_t nsec, bool zone_mgmt,
+			 int driver_err, double mass, struct outcome *o, int *n)
+{
+	double pass = 1.0;
+
+	for (int i = 0; i < M.nr && pass > 0; i++) {
+		const struct rule *r = &M.rules[i];
+		double p = 1.0 / r->chance;
+
+		if (!covers(r, op, sector, nsec, zone_mgmt))
+			continue;
+		add_outcome(o, n, statuses[r->status].err, mass * pass * p);
+		pass *= 1.0 - p;
+		if (r->chance == 1)
+			pass = 0;
+	}
+	if (pass > 0)
+		add_outcome(o, n, driver_err, mass * pass);
+}
+
+static void predict(const struct step *s, struct outcome *o, int *n)
+{
+	uint64_t zone = D.zone_sectors ? s->sector / D.zone_sectors : 0;
+	int zerr = 0;
+
+	*n = 0;
+	if (s->io >= IO_ZOPEN && !s->nsec) {
+		add_outcome(o, n, EINVAL, 1.0);
+		return;
+	}
+	switch (s->io) {
+	case IO_READ:
+	case IO_WRITE:
+		/* zero-length direct I/O issues no bio */
+		bio_outcomes(s->io == IO_READ ? OP_READ : OP_WRITE, s->sector,
+			     s->nsec, false, 0, 1.0, o, n);
+		break;
+	case IO_DISCARD:
+		if (!s->nsec) {
+			add_outcome(o, n, EINVAL, 1.0);
+			break;
+		}
+	{
+		struct outcome d[MAX_OUTCOMES];
+		int nd = 0;
+
+		bio_outcomes(OP_DISCARD, s->sector, s->nsec, false, 0, 1.0, d, &nd);
+		/* BLKDISCARD reports EOPNOTSUPP from the bio as success */
+		for (int i = 0; i < nd; i++)
+			add_outcome(o, n, d[i].err == EOPNOTSUPP ? 0 : d[i].err, d[i].p);
+		break;
+	}
+	case IO_WZERO: {
+		struct outcome wz[MAX_OUTCOMES];
+		int nwz = 0;
+
+		if (!s->nsec) {
+			add_outcome(o, n, EINVAL, 1.0);
+			break;
+		}
+		/* EOPNOTSUPP from WRITE_ZEROES falls back to writing zero pages */
+		bio_outcomes(OP_WRITE_ZEROES, s->sector, s->nsec, false, 0, 1.0, wz, &nwz);
+		for (int i = 0; i < nwz; i++) {
+			if (wz[i].err == EOPNOTSUPP)
+				bio_outcomes(OP_WRITE, s->sector, s->nsec, false, 0,
+					     wz[i].p, o, n);
+			else
+				add_outcome(o, n, wz[i].err, wz[i].p);
+		}
+		break;
+	}
+	case IO_FLUSH:
+		/* an empty write with REQ_PREFLUSH: no data, never matches */
+		bio_outcomes(OP_WRITE, s->sector, 0, false, 0, 1.0, o, n);
+		break;
+	case IO_ZOPEN:
+		zerr = M.zone[zone] == Z_FULL ? EIO : 0;
+		bio_outcomes(OP_ZONE_OPEN, s->sector, 0, true, zerr, 1.0, o, n);
+		break;
+	case IO_ZCLOSE:
+		zerr = M.zone[zone] == Z_OPEN ? 0 : EIO;
+		bio_outcomes(OP_ZONE_CLOSE, s->sector, 0, true, zerr, 1.0, o, n);
+		break;
+	case IO_ZFINISH:
+		bio_outcomes(OP_ZONE_FINISH, s->sector, 0, true, 0, 1.0, o, n);
+		break;
+	case IO_ZRESET:
+		bio_outcomes(OP_ZONE_RESET, s->sector, 0, true, 0, 1.0, o, n);
+		break;
+	case IO_ZRESET_ALL:
+		/* a reset of every zone is one ZONE_RESET_ALL bio: never matches */
+		bio_outcomes(OP_ZONE_RESET_ALL, 0, 0, false, 0, 1.0, o, n);
+		break;
+	}
+}
+
+/* The zone state after an I/O that reached the disk and succeeded. */
+static void zone_transition(const struct step *s)
+{
+	uint64_t zone = D.zone_sectors ? s->sector / D.zone_sectors : 0;
+
+	switch (s->io) {
+	case IO_ZOPEN:
+		M.zone[zone] = Z_OPEN;
+		break;
+	case IO_ZCLOSE:
+	case IO_ZRESET:
+		/* nothing is ever written: a closed zone is empty again */
+		M.zone[zone] = Z_EMPTY;
+		break;
+	case IO_ZFINISH:
+		M.zone[zone] = Z_FULL;
+		break;
+	case IO_ZRESET_ALL:
+		memset(M.zone, Z_EMPTY, sizeof(M.zone));
+		break;
+	default:
+		break;
+	}
+}
+
+static int do_io(const struct step *s)
+{
+	uint64_t off = s->sector * 512, len = s->nsec * 512;
+	uint64_t range[2] = { off, len };
+	struct blk_zone_range zr = { s->sector, s->nsec };
+	ssize_t ret;
+	int r = 0;
+
+	S.ios++;
+	switch (s->io) {
+	case IO_READ:
+	case IO_WRITE:
+		ret = s->io == IO_READ ? pread(D.dev_fd, D.buf, len, off) :
+					 pwrite(D.dev_fd, D.buf, len, off);
+		if (ret < 0)
+			return errno;
+		return (uint64_t)ret == len ? 0 : -1;
+	case IO_DISCARD:
+		r = ioctl(D.dev_fd, BLKDISCARD, range);
+		break;
+	case IO_WZERO:
+		r = ioctl(D.dev_fd, BLKZEROOUT, range);
+		break;
+	case IO_FLUSH:
+		r = fsync(D.dev_fd);
+		break;
+	case IO_ZOPEN:
+		r = ioctl(D.dev_fd, BLKOPENZONE, &zr);
+		break;
+	case IO_ZCLOSE:
+		r = ioctl(D.dev_fd, BLKCLOSEZONE, &zr);
+		break;
+	case IO_ZFINISH:
+		r = ioctl(D.dev_fd, BLKFINISHZONE, &zr);
+		break;
+	case IO_ZRESET:
+	case IO_ZRESET_ALL:
+		r = ioctl(D.dev_fd, BLKRESETZONE, &zr);
+		break;
+	}
+	return r < 0 ? errno : 0;
+}
+
+/*
+ * Acceptance band [*lo, *hi] for a Binomial(n, p) count such that each tail
+ * outside it has probability at most a.  The pmf is built outward from the
+ * mode and normalised, so nothing underflows where it matters.
+ */
+static void binomial_band(unsigned int n, double p, double a, unsigned int *lo,
+			  unsigned int *hi)
+{
+	static double pmf[100001];
+	unsigned int mode = (unsigned int)((n + 1) * p), k;
+	double sum = 0, tail;
+
+	if (mode > n)
+		mode = n;
+	pmf[mode] = 1;
+	for (k = mode; k < n; k++)
+		pmf[k + 1] = pmf[k] * (double)(n - k) / (k + 1) * p / (1 - p);
+	for (k = mode; k > 0; k--)
+		pmf[k - 1] = pmf[k] * k / (double)(n - k + 1) * (1 - p) / p;
+	for (k = 0; k <= n; k++)
+		sum += pmf[k];
+	for (tail = 0, *lo = 0; *lo < n && tail + pmf[*lo] / sum <= a; (*lo)++)
+		tail += pmf[*lo] / sum;
+	for (tail = 0, *hi = n; *hi > 0 && tail + pmf[*hi] / sum <= a; (*hi)--)
+		tail += pmf[*hi] / sum;
+}
+
+static bool run_io(const struct step *s)
+{
+	struct outcome o[MAX_OUTCOMES];
+	unsigned long count[MAX_OUTCOMES] = { 0 };
+	int n, got;
+	bool random = false, reached = false;
+	size_t w = 0;
+
+	predict(s, o, &n);
+	for (int i = 0; i < n; i++)
+		if (o[i].p > 0 && o[i].p < 1 - 1e-12)
+			random = true;
+	if (s->trials > 1)
+		S.repeated++;
+
+	for (unsigned int t = 0; t < s->trials; t++) {
+		int i;
+
+		got = do_io(s);
+		for (i = 0; i < n && o[i].err != got; i++)
+			;
+		if (got == 0)
+			reached = true;
+		if (i == n || o[i].p == 0) {
+			w = snprintf(why, sizeof(why), "got %s, the model says ",
+				     got < 0 ? "a short transfer" : errname(got));
+			for (i = 0; i < n; i++)
+				w += snprintf(why + w, sizeof(why) - w, "%s%s p=%.3g",
+					      i ? ", " : "", errname(o[i].err), o[i].p);
+			return false;
+		}
+		count[i]++;
+	}
+	/* only successful zone ops reach the disk and change its state */
+	((struct step *)s)->changed = reached && s->io >= IO_ZOPEN;
+	if (reached)
+		zone_transition(s);
+	if (!random)
+		return true;
+
+	S.stat_checks++;
+	for (int i = 0; i < n; i++) {
+		unsigned int lo, hi;
+
+		binomial_band(s->trials, o[i].p, STAT_ALPHA / (2 * n), &lo, &hi);
+		if (count[i] < lo || count[i] > hi) {
+			w = snprintf(why, sizeof(why),
+				     "%s %lu of %u times, outside [%u, %u] for p=%.4g (false-failure probability < %.0e); all: ",
+				     errname(o[i].err), count[i], s->trials, lo, hi,
+				     o[i].p, STAT_ALPHA);
+			for (int j = 0; j < n; j++)
+				w += snprintf(why + w, sizeof(why) - w, "%s %s %lu (p=%.3g)",
+					      j ? "," : "", errname(o[j].err),
+					      count[j], o[j].p);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- generating steps ---- */
+
+static char *sbuf_p;
+static size_t sbuf_len;
+static char sbuf[PAGE * 3];
+
+static void put(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(sbuf + sbuf_len, sizeof(sbuf) - sbuf_len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		sbuf_len = sbuf_len + n < sizeof(sbuf) ? sbuf_len + n : sizeof(sbuf) - 1;
+	sbuf_p = sbuf;
+}
+
+/* A sector number worth testing: edges of the disk, of 32/64 bits, of rules. */
+static uint64_t interesting_u64(void)
+{
+	const struct rule *r = M.nr ? &M.rules[below(M.nr)] : NULL;
+
+	switch (below(14)) {
+	case 0: return 0;
+	case 1: return 1;
+	case 2: return D.sectors - 1;
+	case 3: return D.sectors;
+	case 4: return D.sectors + 1;
+	case 5: return UINT32_MAX + below(3) - 1;
+	case 6: return UINT64_MAX - below(3);
+	case 7: return (uint64_t)1 << 63;
+	case 8: return r ? r->start - 1 + below(3) : below(4096);
+	case 9: return r ? r->end - 1 + below(3) : below(4096);
+	case 10: return D.zone_sectors ? below(D.nr_zones + 1) * D.zone_sectors : 8;
+	case 11: return below(D.sectors);
+	default: return below(4096);
+	}
+}
+
+static void put_number(uint64_t v)
+{
+	switch (below(12)) {
+	case 0: put("0x%" PRIx64, v); break;
+	case 1: put("0X%" PRIX64, v); break;
+	case 2: put("0%" PRIo64, v); break;
+	case 3: put("%0*" PRIu64, (int)(20 + below(6)), v); break; /* leading zeros */
+	case 4: put("%" PRIu64 "%u", v, (unsigned int)below(10)); break; /* may overflow */
+	case 5: put("18446744073709551616"); break;
+	case 6: put("%s", (const char *[]){ "", "-1", "+1", " 1", "1 ", "0x",
+					   "08", "0x1g", "1e3", "99999999999999999999999",
+					   "0xffffffffffffffff", "01777777777777777777777",
+					   "001777777777777777777777", "0x10000000000000000",
+					   "4294967296", "4294967295" }[below(16)]);
+		break;
+	default: put("%" PRIu64, v); break;
+	}
+}
+
+static void put_field(int f, int op, int status)
+{
+	switch (f) {
+	case 0: put("op=%s", op_names[op]); break;
+	case 1: put("status=%s", statuses[status].tag); break;
+	case 2: put("start="); put_number(interesting_u64()); break;
+	case 3:
+		put("nr_sectors=");
+		switch (below(4)) {
+		case 0: put_number(below(4) == 0 ? 0 : 1 + below(16)); break;
+		case 1: put_number(below(2048) + 1); break;
+		default: put_number(interesting_u64()); break;
+		}
+		break;
+	case 4:
+		put("chance=");
+		switch (below(6)) {
+		case 0: put("1"); break;
+		case 1: put("%u", 2 + (unsigned int)below(3)); break;
+		case 2: put("%u", 4294967295u - (unsigned int)below(2)); break;
+		case 3: put_number(below(3)); break;
+		default: put_number(below(20)); break;
+		}
+		break;
+	}
+}
+
+static int pick_op(void)
+{
+	/* mostly ops this disk can issue, so rules have effects to check */
+	static const int useful[] = { OP_READ, OP_WRITE, OP_DISCARD, OP_WRITE_ZEROES,
+				      OP_ZONE_OPEN, OP_ZONE_CLOSE, OP_ZONE_FINISH,
+				      OP_ZONE_RESET };
+	for (int tries = 0; tries < 8 && !one_in(6); tries++) {
+		int op = useful[below(8)];
+
+		if ((op == OP_READ) ||
+		    (op == OP_WRITE && (D.supported[IO_WRITE] || D.supported[IO_WZERO])) ||
+		    (op == OP_DISCARD && D.supported[IO_DISCARD]) ||
+		    (op == OP_WRITE_ZEROES && D.supported[IO_WZERO]) ||
+		    (op >= OP_ZONE_OPEN && D.supported[IO_ZOPEN]) ||
+		    (op == OP_ZONE_RESET && D.supported[IO_ZRESET]))
+			return op;
+	}
+	return below(NR_OPS);
+}
+
+/* A rule from the grammar, fields in a random order, some left out. */
+static void gen_valid(void)
+{
+	int order[5] = { 0, 1, 2, 3, 4 }, apos;
+	int op = pick_op(), status = below(NR_STATUSES);
+
+	for (int i = 4; i > 0; i--) {
+		int j = below(i + 1), t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+	apos = one_in(4) ? below(6) : 0;
+	for (int i = 0, first = 1; i <= 5; i++) {
+		if (i == apos) {
+			put("%sadd", first ? "" : ",");
+			first = 0;
+		}
+		if (i == 5)
+			break;
+		if (order[i] >= 2 && one_in(3))
+			continue;	/* optional field left out */
+		put("%s", first ? "" : ",");
+		first = 0;
+		put_field(order[i], op, status);
+	}
+	if (one_in(3))
+		put("\n");
+}
+
+static const char *const near_miss[] = {
+	"read", "Read", "READ ", " READ", "REA", "READS", "WRTIE", "WRITE_ZERO",
+	"ZONE_RESETALL", "ZONE-OPEN", "DISCARDS", "FLUS", "ioerr", "IOERR ",
+	"IO_ERR", "BLK_STS_IOERR", "OK", "EIO", "MEDIUMM", "MEDIU", "Medium",
+	"TIMEOUTS", "NOT_SUPP", "DM_REQUEUE\t", "RESOURCE\r", "LAST", "",
+};
+
+static const char *const word_miss[] = {
+	"Add", "ADD", "ad", "addd", " add", "add ", "remove", "removeAll",
+	"removeall ", "remove_all", "op", "op:READ", "status", "start",
+	"nr_sector=1", "nr_sectors", "Op=READ", "chance", "OP=READ", "sector=1",
+	"=READ", "op==READ", "\t", " ", "x",
+};
+
+/* Mutate the rule in sbuf. */
+static void mutate(void)
+{
+	size_t pos = sbuf_len ? below(sbuf_len + 1) : 0;
+	char tmp[sizeof(sbuf)];
+
+	switch (below(13)) {
+	case 0:	/* duplicate a field */
+	case 1: {
+		int f = below(5);
+
+		put(",");
+		put_field(f, pick_op(), below(NR_STATUSES));
+		break;
+	}
+	case 2: {	/* delete a comma-separated piece */
+		char *c = memchr(sbuf + pos, ',', sbuf_len - pos);
+		char *e = c ? memchr(c + 1, ',', sbuf + sbuf_len - c - 1) : NULL;
+
+		if (c) {
+			size_t cut = (e ? e : sbuf + sbuf_len) - c;
+
+			memmove(c, c + cut, sbuf + sbuf_len - c - cut);
+			sbuf_len -= cut;
+		}
+		break;
+	}
+	case 3: {	/* insert empty or extra commas, newlines or blanks */
+		static const char *const ins[] = { ",", ",,", "\n", " ", "\t", ",\n,", "\r" };
+		const char *s = ins[below(7)];
+
+		memcpy(tmp, sbuf + pos, sbuf_len - pos);
+		memcpy(sbuf + pos, s, strlen(s));
+		memcpy(sbuf + pos + strlen(s), tmp, sbuf_len - pos);
+		sbuf_len += strlen(s);
+		break;
+	}
+	case 4:	/* flip the case of one letter */
+		if (pos < sbuf_len && ((sbuf[pos] | 0x20) >= 'a' && (sbuf[pos] | 0x20) <= 'z'))
+			sbuf[pos] ^= 0x20;
+		break;
+	case 5:	/* a near-miss op or status */
+		put(",%s=%s", one_in(2) ? "op" : "status", near_miss[below(27)]);
+		break;
+	case 6:
+		put(",%s", word_miss[below(25)]);
+		break;
+	case 7:	/* an embedded NUL or binary byte */
+		if (pos < sbuf_len)
+			sbuf[pos] = one_in(2) ? 0 : (char)below(256);
+		break;
+	case 8:	/* truncate */
+		sbuf_len = pos;
+		break;
+	case 9: {	/* pad with empty pieces up to, at or past a page */
+		size_t to = PAGE - 2 + below(4);
+
+		while (sbuf_len < to)
+			sbuf[sbuf_len++] = one_in(3) ? '\n' : ',';
+		break;
+	}
+	case 10:	/* a second action */
+		put(one_in(2) ? ",add" : ",removeall");
+		break;
+	case 11: {	/* swap two pieces: cut the first and append it */
+		char *c = memchr(sbuf, ',', sbuf_len);
+
+		if (c) {
+			size_t first = c - sbuf;
+
+			memcpy(tmp, sbuf, first);
+			memmove(sbuf, c + 1, sbuf_len - first - 1);
+			sbuf_len -= first + 1;
+			sbuf[sbuf_len++] = ',';
+			memcpy(sbuf + sbuf_len, tmp, first);
+			sbuf_len += first;
+		}
+		break;
+	}
+	default:	/* a number that wraps: start + nr_sectors past 2^64 */
+		put(",start=%" PRIu64 ",nr_sectors=%" PRIu64,
+		    UINT64_MAX - below(3), 1 + below(3));
+		break;
+	}
+}
+
+static void gen_removeall(void)
+{
+	static const char *const forms[] = {
+		"removeall", "removeall\n", "removeall,", ",removeall", "\nremoveall\n",
+		"removeall,,", "removeall,op=READ", "removeall,start=0",
+		"removeall,removeall", "removeall,add", "Removeall", "removeall ",
+		"removeall,status=IOERR", "removeall\0,op=READ", "removeal",
+		"removeall,chance=1", "removeall,bogus",
+	};
+	int i = below(one_in(2) ? 3 : 17);
+	/* form 13 holds a NUL: the write goes on past it */
+	size_t len = i == 13 ? 18 : strlen(forms[i]);
+
+	memcpy(sbuf, forms[i], len);
+	sbuf_len = len;
+}
+
+static void gen_write(struct step *s)
+{
+	sbuf_len = 0;
+	if (M.nr >= MAX_RULES || one_in(25)) {
+		gen_removeall();
+	} else if (one_in(40)) {	/* raw bytes, 1 byte up to past a page */
+		sbuf_len = one_in(3) ? 1 + below(8) : 1 + below(PAGE + 64);
+		for (size_t i = 0; i < sbuf_len; i++)
+			sbuf[i] = one_in(2) ? (char)below(256) : ",\nadop=0x1"[below(10)];
+	} else if (one_in(80)) {
+		sbuf_len = 0;	/* an empty write */
+	} else {
+		gen_valid();
+		for (int m = one_in(2) ? 0 : 1 + below(3); m > 0; m--)
+			mutate();
+	}
+	s->is_write = true;
+	s->len = sbuf_len;
+	s->data = malloc(sbuf_len ? sbuf_len : 1);
+	if (!s->data)
+		die("out of memory");
+	memcpy(s->data, sbuf, sbuf_len);
+}
+
+static uint64_t clamp_len(uint64_t sector, uint64_t nsec)
+{
+	if (sector >= D.sectors)
+		return 0;
+	return nsec > D.sectors - sector ? D.sectors - sector : nsec;
+}
+
+static void gen_io(struct step *s)
+{
+	int io;
+
+	do
+		io = below(NR_IO);
+	while (!D.supported[io]);
+	s->is_write = false;
+	s->io = io;
+	s->trials = 1;
+	if (io >= IO_ZOPEN) {
+		s->nsec = D.zone_sectors;
+		s->sector = below(D.nr_zones) * D.zone_sectors;
+		if (M.nr && one_in(2)) {	/* the zone holding a rule's edge */
+			const struct rule *r = &M.rules[below(M.nr)];
+			uint64_t at = one_in(2) ? r->start : r->end;
+
+			if (at < D.sectors)
+				s->sector = at / D.zone_sectors * D.zone_sectors;
+		}
+		if (io == IO_ZRESET_ALL) {
+			s->sector = 0;
+			s->nsec = D.sectors;
+		} else if (one_in(20)) {
+			s->nsec = 0;	/* the ioctl refuses it before any bio */
+		}
+	} else {
+		uint64_t sector = below(D.sectors);
+		uint64_t nsec = one_in(10) ? 0 : one_in(2) ? 1 + below(8) :
+			1 + below(D.max_io[io]);
+
+		if (M.nr && !one_in(4)) {	/* at, just before or straddling a rule's edge */
+			const struct rule *r = &M.rules[below(M.nr)];
+			uint64_t edge = one_in(2) ? r->start : r->end + 1;
+			uint64_t back = nsec ? 1 + below(nsec) : 1;
+
+			if (edge < D.sectors + 1)
+				sector = one_in(2) || edge < back ? edge : edge - back;
+		}
+		if (sector >= D.sectors)
+			sector = D.sectors - 1;
+		sector -= sector % D.lbs;
+		if (nsec > D.max_io[io])
+			nsec = D.max_io[io];
+		nsec = clamp_len(sector, nsec);
+		nsec -= nsec % D.lbs;
+		s->sector = io == IO_FLUSH ? 0 : sector;
+		s->nsec = io == IO_FLUSH ? 0 : nsec;
+	}
+	/*
+	 * Repeat the I/O when a chance rule covers it.  This depends on the
+	 * rules alone, not on the zone states, so the step counts of a seed
+	 * are the same in every run.
+	 */
+	for (int i = 0; i < M.nr; i++) {
+		const struct rule *r = &M.rules[i];
+		bool zone_mgmt = io >= IO_ZOPEN && io != IO_ZRESET_ALL;
+
+		if (r->chance > 1 && (covers(r, io_op[io], s->sector, s->nsec, zone_mgmt) ||
+				      (io == IO_WZERO && covers(r, OP_WRITE, s->sector, s->nsec, false))))
+			s->trials = opt_trials;
+	}
+	/* closing a zone twice fails on the disk: only repeat idempotent ops */
+	if (s->trials > 1 && io == IO_ZCLOSE)
+		s->io = IO_ZFINISH;
+}
+
+/* ---- running, replaying, shrinking ---- */
+
+static void clean_state(void)
+{
+	const unsigned char ra[] = "removeall";
+
+	if (do_write(ra, 9))
+		die("removeall failed: cannot reach a clean state");
+	M.nr = 0;
+	if (D.supported[IO_ZRESET_ALL]) {
+		struct blk_zone_range zr = { 0, D.sectors };
+
+		if (ioctl(D.dev_fd, BLKRESETZONE, &zr))
+			die("resetting all zones: %s", strerror(errno));
+	}
+	memset(M.zone, Z_EMPTY, sizeof(M.zone));
+}
+
+static bool run_step(const struct step *s)
+{
+	return s->is_write ? run_write(s) : run_io(s);
+}
+
+/* Replay the steps in idx[0..n) from a clean state; index of the failing one or -1. */
+static int replay(const int *idx, int n)
+{
+	clean_state();
+	for (int i = 0; i < n; i++)
+		if (!run_step(&steps[idx[i]]))
+			return i;
+	return -1;
+}
+
+/*
+ * Shrinking keeps the last sequence seen to disagree, and why it did, and
+ * stops cutting at the deadline (a disagreement that only sometimes recurs,
+ * like a statistical one, makes most replays pass and shrinking slow).
+ */
+static char best_why[sizeof(why)];
+static double shrink_deadline;
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Drop bytes of the writes in idx[0..n) while the sequence still disagrees. */
+static void shrink_writes(const int *idx, int n)
+{
+	for (int k = 0; k < n; k++) {
+		struct step *s = &steps[idx[k]];
+
+		if (!s->is_write)
+			continue;
+		for (size_t chunk = s->len / 2 ? s->len / 2 : 1; s->len; chunk /= 2) {
+			/* cut [at, at + chunk) from the end towards the start */
+			for (size_t at = s->len > chunk ? s->len - chunk : 0;; ) {
+				unsigned char *old = s->data, *d = malloc(s->len);
+				size_t oldlen = s->len;
+				size_t cut = chunk < oldlen - at ? chunk : oldlen - at;
+
+				if (!d)
+					die("out of memory");
+				memcpy(d, old, at);
+				memcpy(d + at, old + at + cut, oldlen - at - cut);
+				s->data = d;
+				s->len = oldlen - cut;
+				if (now() < shrink_deadline && replay(idx, n) == n - 1) {
+					memcpy(best_why, why, sizeof(why));
+					free(old);
+				} else {
+					s->data = old;
+					s->len = oldlen;
+					free(d);
+				}
+				if (at == 0)
+					break;
+				at = at > chunk ? at - chunk : 0;
+				if (at > s->len)
+					at = s->len;
+			}
+			if (chunk == 1)
+				break;
+		}
+	}
+}
+
+static int shrink(int *idx, int n)
+{
+	int tmp[MAX_STEPS];
+
+	for (int chunk = n / 2 ? n / 2 : 1; chunk >= 1; chunk /= 2) {
+		bool progress = true;
+
+		while (progress) {
+			progress = false;
+			/* never cut the last step: it is the one that disagrees */
+			for (int at = n - 1 - chunk; at >= 0; at -= chunk) {
+				int m = 0, f;
+
+				for (int i = 0; i < n; i++)
+					if (i < at || i >= at + chunk)
+						tmp[m++] = idx[i];
+				if (now() > shrink_deadline)
+					return n;
+				f = replay(tmp, m);
+				if (f >= 0) {
+					memcpy(best_why, why, sizeof(why));
+					memcpy(idx, tmp, (f + 1) * sizeof(int));
+					n = f + 1;
+					progress = true;
+					/* the next chunk ends where this one began */
+					if (at > n - 1)
+						at = n - 1;
+				}
+			}
+		}
+		if (chunk == 1)
+			break;
+	}
+	return n;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: eifuzz [-s SEED] [-n STEPS] [-t TRIALS] [-S SECONDS] [-r] [-b] DISK\n"
+		"  SEED: any unsigned number (default 1); STEPS: 1..%d (default 1000);\n"
+		"  TRIALS: repeats of a random-outcome I/O, 20..100000 (default 100);\n"
+		"  SECONDS: time limit for shrinking a disagreement (default 120);\n"
+		"  -r: print writes/s and I/Os/s; -b: I/O up to 1 MiB even where the\n"
+		"  queue splits it; DISK: a name under /sys/block\n",
+		MAX_STEPS);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t seed = 1;
+	unsigned long nsteps = 1000;
+	bool rates = false;
+	int opt, failed = -1;
+	struct timespec t0, t1;
+	char *end;
+
+	while ((opt = getopt(argc, argv, "s:n:t:S:rb")) != -1) {
+		switch (opt) {
+		case 's':
+			seed = strtoull(optarg, &end, 0);
+			if (*end || !*optarg)
+				usage();
+			break;
+		case 'n':
+			nsteps = strtoul(optarg, &end, 0);
+			if (*end || nsteps < 1 || nsteps > MAX_STEPS)
+				usage();
+			break;
+		case 't':
+			opt_trials = strtoul(optarg, &end, 0);
+			if (*end || opt_trials < 20 || opt_trials > 100000)
+				usage();
+			break;
+		case 'S':
+			opt_shrink_seconds = strtoul(optarg, &end, 0);
+			if (*end || !*optarg)
+				usage();
+			break;
+		case 'r':
+			rates = true;
+			break;
+		case 'b':
+			opt_big_io = true;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (argc - optind != 1)
+		usage();
+	disk_open(argv[optind]);
+	rng_state = seed;
+	clean_state();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+
+	for (nr_steps = 0; (unsigned long)nr_steps < nsteps; nr_steps++) {
+		struct step *s = &steps[nr_steps];
+
+		if (one_in(2))
+			gen_write(s);
+		else
+			gen_io(s);
+		if (!run_step(s)) {
+			failed = nr_steps++;
+			break;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+
+	if (failed < 0) {
+		double secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+
+		printf("eifuzz %s seed %" PRIu64 ": %d steps, %lu writes (%lu accepted), "
+		       "%lu I/Os (%lu steps repeated %u times): no disagreement\n",
+		       D.name, seed, nr_steps, S.writes, S.accepted, S.ios, S.repeated,
+		       opt_trials);
+		/* the outcome of a repeated step may be certain after all (zone states) */
+		if (rates)
+			printf("eifuzz %s seed %" PRIu64 ": %.1f s, %.0f writes/s, %.0f I/Os/s, "
+			       "%lu statistical checks\n", D.name, seed, secs,
+			       S.writes / secs, S.ios / secs, S.stat_checks);
+		clean_state();
+		return 0;
+	}
+
+	{
+		static int idx[MAX_STEPS];
+		char first[sizeof(why)];
+		int n = nr_steps, f;
+
+		snprintf(first, sizeof(first), "%s", why);
+		memcpy(best_why, why, sizeof(why));
+		shrink_deadline = now() + opt_shrink_seconds;
+		printf("eifuzz %s seed %" PRIu64 ": DISAGREEMENT at step %d: ",
+		       D.name, seed, failed + 1);
+		print_step(stdout, &steps[failed]);
+		printf(": %s\n", first);
+		fflush(stdout);
+		/*
+		 * First try only the steps that changed state since the last
+		 * accepted removeall (zone changes at any time), then cut chunks.
+		 */
+		int last_clear = -1, m = 0;
+
+		for (int i = 0; i < failed; i++) {
+			struct rule r;
+
+			if (steps[i].is_write && steps[i].changed &&
+			    !model_parse(steps[i].data, steps[i].len, &r) && r.op < 0)
+				last_clear = i;
+		}
+		for (int i = 0; i < failed; i++)
+			if (steps[i].changed && (i > last_clear || !steps[i].is_write))
+				idx[m++] = i;
+		idx[m++] = failed;
+		f = replay(idx, m);
+		if (f >= 0) {
+			memcpy(best_why, why, sizeof(why));
+			n = f + 1;
+		} else {
+			for (int i = 0; i < n; i++)
+				idx[i] = i;
+		}
+		n = shrink(idx, n);
+		shrink_writes(idx, n);
+		printf("eifuzz %s seed %" PRIu64 ": shortest sequence that still disagrees"
+		       " (%d of %d steps, from a clean state: removeall, zones reset%s):\n",
+		       D.name, seed, n, nr_steps,
+		       now() > shrink_deadline ? "; shrinking stopped at its time limit" : "");
+		for (int i = 0; i < n; i++) {
+			printf("  %d: ", i + 1);
+			print_step(stdout, &steps[idx[i]]);
+			printf("\n");
+		}
+		printf("  -> %s\n", best_why);
+		clean_state();
+		return 1;
+	}
+}
