@@ -25,7 +25,7 @@ export BENCH_T0 := $(shell date +%s)
 export BENCH_COMMAND := $(strip make $(MAKEOVERRIDES) $(MAKECMDGOALS))
 
 .PHONY: all quick help deps kernels patches-check image shell test bench perf \
-	disasm plots report compare peers clean-cache
+	disasm plots report compare peers fuzz boot-soak clean-cache
 
 all: deps
 	bench/run-all.sh
@@ -39,7 +39,8 @@ help:
 	@echo
 	@echo "targets:"
 	@echo "  all (default)  quick  test  deps  kernels  patches-check  image  shell"
-	@echo "  bench  perf  disasm  plots  report  compare  peers  clean-cache  help"
+	@echo "  bench  perf  disasm  plots  report  compare  peers  fuzz  boot-soak"
+	@echo "  clean-cache  help"
 	@echo "  make kernels         build CONFIGS"
 	@echo "  make patches-check   checkpatch and build every prefix of the series"
 	@echo "  make shell           boot CONFIG to a shell on the console"
@@ -49,6 +50,8 @@ help:
 	@echo "  make plots, report   figures and report.md for RESULTS"
 	@echo "  make compare         BASE=results/A NEW=results/B: regression table"
 	@echo "  make peers           fail_make_request and dm targets beside error injection"
+	@echo "  make fuzz            a long eifuzz campaign on debug (FUZZ_SECONDS, FUZZ_SEED)"
+	@echo "  make boot-soak       30 debug boots, 2 at a time: any kernel report fails"
 	@echo "variables (make VAR=... or the environment):"
 	@echo "  CACHE=$(CACHE)"
 	@echo "  CONFIGS='$(CONFIGS)'   the benchmark matrix (kernels, bench, perf, all)"
@@ -113,6 +116,14 @@ compare:
 peers: deps
 	bench/kernel.sh build peers
 	bench/peers.sh
+
+fuzz: deps
+	bench/kernel.sh build debug
+	bench/fuzz.sh
+
+boot-soak: deps
+	bench/kernel.sh build debug
+	bench/boot-soak.sh -c debug -n 30 -j 2
 
 clean-cache:
 	rm -rf $(CACHE)/build $(CACHE)/src $(CACHE)/images $(CACHE)/runs
