@@ -84,6 +84,17 @@ run_host_tests() {
 	host_test "C tools build with -Wall -Wextra -Werror" build_c_tools
 	host_test "checkpatch --strict on every patch" checkpatch_series
 	host_test "bad input: a clear error and a non-zero exit" bash "$REPO_DIR/tests/bad-input.sh"
+	seed_overlap_test
+}
+
+# Our prose shares no 12-word run with the specification's text.  The seeds
+# sit next to the repository on the project's machines, not in a clone.
+seed_overlap_test() {
+	if [[ -d $REPO_DIR/../shared/seeds ]]; then
+		host_test "no 12-word run shared with the seeds" "$TESTS_DIR/seed-overlap.sh"
+	else
+		result "host/no 12-word run shared with the seeds" SKIP "(no ../shared/seeds)"
+	fi
 }
 
 # expect_runner NAME STATUS VERDICT_RE RUN-GUEST-ARGS...: the runner must

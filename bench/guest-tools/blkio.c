@@ -9,14 +9,16 @@
  * OP is read or write (O_DIRECT pread/pwrite), discard (BLKDISCARD), wzero
  * (BLKZEROOUT, which falls back to plain writes on devices without write
  * zeroes support), zreset, zopen, zclose, zfinish (zone ioctls on the zones
- * in the range), or flush (fsync, an empty write with REQ_PREFLUSH; OFFSET
- * and LEN are ignored).  OFFSET and LEN are
+ * in the range), flush (fsync, an empty write with REQ_PREFLUSH; OFFSET
+ * and LEN are ignored), or addpart (BLKPG: add partition 1 over the range,
+ * for disks without a partition table).  OFFSET and LEN are
  * bytes.  With -n the I/O is repeated COUNT times and one line per result
  * kind is printed as "NAME COUNT", sorted by name.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/blkpg.h>
 #include <linux/blkzoned.h>
 #include <linux/fs.h>
 #include <stdint.h>
@@ -39,6 +41,12 @@ static int do_io(const char *op, int fd, uint64_t off, uint64_t len,
 {
 	uint64_t range[2] = { off, len };
 	struct blk_zone_range zr = { off >> 9, len >> 9 };
+	struct blkpg_partition part = { .start = off, .length = len, .pno = 1 };
+	struct blkpg_ioctl_arg pg = {
+		.op = BLKPG_ADD_PARTITION,
+		.datalen = sizeof(part),
+		.data = &part,
+	};
 	ssize_t ret;
 	int r;
 
@@ -63,6 +71,8 @@ static int do_io(const char *op, int fd, uint64_t off, uint64_t len,
 		r = ioctl(fd, BLKCLOSEZONE, &zr);
 	else if (!strcmp(op, "zfinish"))
 		r = ioctl(fd, BLKFINISHZONE, &zr);
+	else if (!strcmp(op, "addpart"))
+		r = ioctl(fd, BLKPG, &pg);
 	else
 		return -1;
 	return r < 0 ? errno : 0;
