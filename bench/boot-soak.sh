@@ -4,7 +4,7 @@
 #
 #   boot-soak.sh [-c CONFIG] [-n BOOTS] [-j PARALLEL] [-a ACCEL]
 #
-# Defaults: -c debug -n 30 -j 2 -a tcg.  Every boot runs a trivial script
+# Defaults: -c debug -n 30 -j 2 -a auto (the accelerator make test uses).  Every boot runs a trivial script
 # that prints the guest CPU's paging flags; the verdict of each boot is the
 # runner's (bench/run-guest).  Exit status 0 when every boot was clean.
 set -euo pipefail
@@ -29,7 +29,7 @@ boot_once() {
 }
 
 main() {
-	local cfg=debug n=30 par=2 accel=tcg opt dir i k verdict bad=0 first_bad=''
+	local cfg=debug n=30 par=2 accel=auto opt dir i k verdict bad=0 first_bad=''
 	while getopts 'c:n:j:a:h' opt; do
 		case $opt in
 		c) cfg=$OPTARG ;;
