@@ -136,7 +136,7 @@ plugin_so() {
 write_line_ranges() {
 	local start end
 	read -r _ start end < <("$REPO_DIR/perf-scripts/plugin/ranges-from-systemmap.sh" \
-		"$(kernel_build_dir "$1")/System.map" "$GATE_FUNC")
+		"$(kernel_build_dir "$1")/System.map" "$GATE_FUNC" | grep -v '^#')
 	awk -v s="$((start))" -v e="$((end))" 'BEGIN {
 		for (l = s - s % 64; l < e; l += 64)
 			printf "line-0x%x 0x%x 0x%x\n", l, (l < s ? s : l), (l + 64 < e ? l + 64 : e)

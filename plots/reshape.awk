@@ -21,7 +21,8 @@
 #   PREFIX.pK.gp   ptitle, x range/tics, group separators, boxwidth,
 #                  pymin/pymax (panel data range incl. CIs)
 #
-# mode=rules (x = N of states rules-N, one panel per workload x metric):
+# mode=rules (x = N of states rules-N, one panel per workload x metric that
+# has data, numbered in reading order on a grid of up to two columns):
 #   PREFIX.rIcJ.dat   rows "N y lo hi cidx", a blank line between configs
 #   PREFIX.rIcJ.ref   rows "cidx y" of the key-off state (N = 0 reference)
 #   PREFIX.rIcJ.gp    ptitle, pmetric, pempty, xtics, pymin/pymax, slope
@@ -205,7 +206,7 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 
 function do_rules(   nm, mets, mi, m, w, r, ci, si, N, hasany, rowhas, colhas, nr, nc, rowof, colof,
                      f, g, rf, n, Ns, i, j, t, pmin, pmax, y, lo, hi, tics, first, slope, sl, keyc, keyi,
-                     ylist, nlist, mcols, wrows, ny, nNs, base, nref, nerr) {
+                     ylist, nlist, mcols, wrows, ny, nNs, base, nref, nerr, np, k, panelhas) {
 	info = prefix ".info"
 	nm = split(metrics, mets, " ")
 	# which (metric, workload, config) have rules-N data
@@ -215,7 +216,7 @@ function do_rules(   nm, mets, mi, m, w, r, ci, si, N, hasany, rowhas, colhas, n
 		if (mi > nm) continue
 		w = widx[R_w[r]]; ci = cidx[R_c[r]]
 		N = substr(R_s[r], 7) + 0
-		hasany[mi] = 1; rowhas[w] = 1; hc[ci] = 1
+		hasany[mi] = 1; rowhas[w] = 1; hc[ci] = 1; panelhas[mi, w] = 1
 		has[mi, w, ci] = 1
 		val_[mi, w, ci, N] = R[r, "median"] + 0
 		vlo[mi, w, ci, N] = R[r, "ci_lo"]; vhi[mi, w, ci, N] = R[r, "ci_hi"]
@@ -238,11 +239,18 @@ function do_rules(   nm, mets, mi, m, w, r, ci, si, N, hasany, rowhas, colhas, n
 	tics = ""
 	for (i = 1; i <= nNs; i++) tics = tics (i > 1 ? ", " : "") q(Ns[i]) " " Ns[i]
 
+	# only panels with data, in reading order on a grid of up to 2 columns
+	np = 0
+	for (w = 1; w <= nwl; w++) for (mi = 1; mi <= nm; mi++) if (panelhas[mi, w]) np++
+	nc = np > 1 ? 2 : 1
+	nr = int((np + nc - 1) / nc)
+	k = 0
 	for (w = 1; w <= nwl; w++) {
 		if (!rowhas[w]) continue
 		for (mi = 1; mi <= nm; mi++) {
-			if (!hasany[mi]) continue
-			base = prefix ".r" rowof[w] "c" colof[mi]
+			if (!panelhas[mi, w]) continue
+			k++
+			base = prefix ".r" (int((k - 1) / nc) + 1) "c" ((k - 1) % nc + 1)
 			f = base ".dat"; g = base ".gp"; rf = base ".ref"
 			pmin = ""; pmax = ""; sl = ""; first = 1; ny = 0; nref = 0; nerr = 0
 			printf "" > f
@@ -292,7 +300,7 @@ function do_rules(   nm, mets, mi, m, w, r, ci, si, N, hasany, rowhas, colhas, n
 	keyc = ""; keyi = ""
 	for (ci = 1; ci <= ncfg; ci++)
 		if (hc[ci]) { keyc = keyc (keyc == "" ? "" : " ") cname[ci]; keyi = keyi (keyi == "" ? "" : " ") ci }
-	printf "npanels=%d\nnrows=%d\nncols=%d\n", nr * nc, nr, nc > info
+	printf "npanels=%d\nnrows=%d\nncols=%d\n", np, nr, nc > info
 	printf "metrics=%s\nworkloads=%s\n", mcols, wrows > info
 	printf "keyconf=%s\nkeycidx=%s\n", keyc, keyi > info
 	close(info)
