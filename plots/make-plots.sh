@@ -257,7 +257,9 @@ if ((info[npanels] > 0)); then
 	if awk -v a="${info[vmin]}" -v b="${info[vmax]}" -v c="$clip" 'BEGIN { exit !(c > 0 && (a < -c || b > c)) }'; then
 		s2+="; y axis cut at ±$clip% (▼/▲ at the edge: beyond, value printed)"
 	fi
-	render relative relative.gp "IOPS change vs $base" "$s2" \
+	title="IOPS change vs $base"
+	[[ -z ${info[baselabel]:-} || ${info[baselabel]} == "${base#*/}" ]] || title+=" (${info[baselabel]})"
+	render relative relative.gp "$title" "$s2" \
 		"threshold=$threshold" "clip=$clip" "baseline=$(gq "$base")" \
 		"vmin=${info[vmin]}" "vmax=${info[vmax]}"
 elif ((have_iops > 0)); then

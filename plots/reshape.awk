@@ -35,6 +35,26 @@ function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
 # gnuplot single-quoted string literal
 function q(s) { gsub(/'/, "''", s); return "'" s "'" }
 
+# x-axis text for a state: what it is, not its short name
+function statelabel(s) {
+	if (s == "off") return "compiled out"
+	if (s == "key-off") return "no rules"
+	if (s == "key-on-other") return "rule on other disk"
+	if (s ~ /^rules-1$/) return "1 rule, no match"
+	if (s ~ /^rules-[0-9]+$/) return substr(s, 7) " rules, no match"
+	if (s == "match-chance") return "rule, 1-in-1000 fails"
+	if (s == "rule-churn") return "rule add/remove loop"
+	if (s == "fail-all") return "every read fails"
+	if (s == "ei-idle") return "error injection, no rule"
+	if (s == "ei-rule") return "error injection, 1 rule"
+	if (s == "fmr-p0") return "fail_make_request, p=0"
+	if (s == "dm-linear") return "dm-linear"
+	if (s == "dm-error-unused") return "dm-error, unused range"
+	if (s == "dm-flakey-up") return "dm-flakey, up"
+	if (s == "dm-dust") return "dm-dust, no bad blocks"
+	return s
+}
+
 function isnum(s) { return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
 
 function fmtval(v,   a) {
@@ -118,7 +138,7 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 	info = prefix ".info"
 	nsel = 0; maxk = 1; levels = ""; ns = ""; det = 0; base = ""
 	for (r = 1; r <= nrows; r++) {
-		if (R_m[r] == metric && R[r, "verdict"] == "baseline") base = R_c[r] "/" R_s[r]
+		if (R_m[r] == metric && R[r, "verdict"] == "baseline") { base = R_c[r] "/" R_s[r]; baselabel = statelabel(R_s[r]) }
 		if (R_m[r] != metric || !isnum(R[r, VY])) continue
 		sel[r] = 1; nsel++
 		w = widx[R_w[r]]; si = sidx[R_s[r]]; ci = cidx[R_c[r]]
@@ -142,7 +162,7 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 		for (si = 1; si <= nst; si++) {
 			if (!hs[w, si]) continue
 			catof[si] = ncat
-			lab = sname[si]
+			lab = statelabel(sname[si])
 			if (length(lab) > maxlen) maxlen = length(lab)
 			tics = tics (ncat ? ", " : "") q(lab) " " ncat
 			if (ncat) sep = sep sprintf("set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#bbbbbb' dt 3 back\n", ncat - 0.5, ncat - 0.5)
@@ -200,7 +220,7 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 	printf "ndet=%d\nnsel=%d\n", det, nsel > info
 	printf "ymin=%.10g\nymax=%.10g\n", ymin, ymax > info
 	printf "vmin=%.10g\nvmax=%.10g\n", fvmin, fvmax > info
-	printf "baseline=%s\n", base > info
+	printf "baseline=%s\nbaselabel=%s\n", base, baselabel > info
 	close(info)
 }
 
