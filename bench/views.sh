@@ -137,10 +137,11 @@ write_line_ranges() {
 	local start end
 	read -r _ start end < <("$REPO_DIR/perf-scripts/plugin/ranges-from-systemmap.sh" \
 		"$(kernel_build_dir "$1")/System.map" "$GATE_FUNC" | grep -v '^#')
-	awk -v s="$((start))" -v e="$((end))" 'BEGIN {
-		for (l = s - s % 64; l < e; l += 64)
-			printf "line-0x%x 0x%x 0x%x\n", l, (l < s ? s : l), (l + 64 < e ? l + 64 : e)
-	}' >"$2"
+	local l s=$((start)) e=$((end))
+	# bash arithmetic: kernel addresses do not fit awk's doubles
+	for ((l = s & ~63; l < e; l += 64)); do
+		printf 'line-0x%x 0x%x 0x%x\n' "$l" "$((l < s ? s : l))" "$((l + 64 < e ? l + 64 : e))"
+	done >"$2"
 	"$REPO_DIR/perf-scripts/plugin/ranges-from-systemmap.sh" \
 		"$(kernel_build_dir "$1")/System.map" "$GATE_FUNC" >>"$2"
 }
@@ -248,7 +249,8 @@ footprint_static() {
 	local cfg=$1 build text fsize sites
 	build=$(kernel_build_dir "$cfg")
 	text=$(size -A "$build/vmlinux" | awk '$1 == ".text" { print $2 }')
-	fsize=$(nm -S "$build/vmlinux" | awk -v f="$GATE_FUNC" '$4 == f { print strtonum("0x" $2); exit }')
+	fsize=$(nm -S "$build/vmlinux" | awk -v f="$GATE_FUNC" '$4 == f && !n++ { print $2 }')
+	fsize=$((16#$fsize))
 	gate_site "$build" >/dev/null || true
 	sites=$("$CACHE/tools/jump-sites" "$build/vmlinux" blk_error_injection_enabled 2>/dev/null | grep -c . || true)
 	printf 'text_bytes,%s\nfunc_bytes,%s\njump_sites,%s\n' "$text" "$fsize" "${sites:-0}"
@@ -263,10 +265,18 @@ footprint_static() {
 		printf '# line (64 B)  executed-insns  | instruction\n'
 		objdump -d --no-show-raw-insn --disassemble="$GATE_FUNC" "$build/vmlinux" |
 			awk -v counts="$2" '
+				function hex(s,   i, v) {
+					v = 0
+					for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+					return v
+				}
 				BEGIN { while ((getline l < counts) > 0) { split(l, f, " ")
 					if (f[1] ~ /^line-/) { split(f[3], kv, "="); n[substr(f[1], 8)] = kv[2] } } }
 				/^ *ffffffff[0-9a-f]+:/ {
-					a = $1; sub(":", "", a); line = sprintf("%x", strtonum("0x" a) - strtonum("0x" a) % 64)
+					# the high 32 bits are ffffffff in the kernel map; the
+					# low ones fit a double
+					a = $1; sub(":", "", a); lo = hex(substr(a, 9))
+					line = substr(a, 1, 8) sprintf("%08x", lo - lo % 64)
 					printf "%s %10s  | %s\n", line, (line in n ? n[line] : "-"), $0
 				}'
 	} >"$DIR/footprint/$cfg.txt"
