@@ -34,6 +34,8 @@
 #   FIO_RUNTIME=1 FIO_RAMP=200ms   per workload, guest seconds
 #   SWITCH_CYCLES=5  ERRCOST_IOS=20000  FIO_IOS=20000 (footprint)
 #   ACCEL=auto|kvm|tcg|tcg-icount  SEED=1  RUN_TIMEOUT=900
+#   VIEW_JOBS=1    boots run at once (each its own QEMU; icount results do
+#                  not depend on it, wall-clock ones do: keep 1 under kvm/tcg)
 #   RESULTS_DIR    add to this directory (runs.csv appended, summary redone)
 #   RUN_ID         else results/RUN_ID (default <date>-views-<accel>)
 # Output: runs.csv, summary.csv/json, meta.json, footprint/ (objdump by
@@ -61,6 +63,7 @@ ERRCOST_IOS=${ERRCOST_IOS:-20000}
 FIO_IOS=${FIO_IOS:-20000}
 SEED=${SEED:-1}
 RUN_TIMEOUT=${RUN_TIMEOUT:-900}
+VIEW_JOBS=${VIEW_JOBS:-1}
 GATE_FUNC=submit_bio_noacct_nocheck
 
 usage() {
@@ -327,11 +330,11 @@ one_boot() {
 			"$(sed -n 's/^verdict=//p' "$raw/boot/meta")" >>"$DIR/failures.txt"
 	fi
 	rm -rf "${raw:?}/boot" "$raw/run.log"
-	collect "$view" "$seq" "$cfg" "$state" "$rep" "$raw" >>"$DIR/runs.csv"
+	collect "$view" "$seq" "$cfg" "$state" "$rep" "$raw" >"$raw.rows"
 }
 
 main() {
-	local views=() v cfg seq=0 k=0 n t0 tv line state cpus rep
+	local views=() v cfg seq=0 k=0 n t0 tv line state cpus rep i
 	local -a boots
 	[[ $# -gt 0 ]] || usage
 	for v in "$@"; do
@@ -382,10 +385,19 @@ main() {
 			for line in "${boots[@]}"; do
 				read -r cfg state cpus <<<"$line"
 				k=$((k + 1)) seq=$((seq + 1))
+				while (($(jobs -rp | wc -l) >= VIEW_JOBS)); do
+					wait -n || true
+				done
 				log "[$v $k/$n] config=$cfg state=$state vCPUs=$cpus repeat $rep/$REPEATS"
-				one_boot "$v" "$seq" "$cfg" "$state" "$cpus" "$rep"
+				one_boot "$v" "$seq" "$cfg" "$state" "$cpus" "$rep" &
 			done
 		done
+		wait
+		# rows in run order, whichever boot finished first
+		for ((i = seq - n + 1; i <= seq; i++)); do
+			cat "$DIR"/raw/"$(printf '%03d' "$i")"-*.rows
+			rm -f "$DIR"/raw/"$(printf '%03d' "$i")"-*.rows
+		done >>"$DIR/runs.csv"
 		meta_set "$DIR" "VIEW_SECONDS_$v" "$(($(date +%s) - tv))"
 		log "views: $v done in $(fmt_duration $(($(date +%s) - tv)))"
 	done
@@ -396,8 +408,8 @@ main() {
 
 # view_command VIEW...: the command line that reproduces this part of the run
 view_command() {
-	printf "VIEW_CONFIGS='%s' REPEATS=%s FIO_RUNTIME=%s FIO_RAMP=%s SWITCH_CYCLES=%s ERRCOST_IOS=%s FIO_IOS=%s ACCEL=%s bench/views.sh %s" \
-		"$VIEW_CONFIGS" "$REPEATS" "$FIO_RUNTIME" "$FIO_RAMP" "$SWITCH_CYCLES" "$ERRCOST_IOS" \
+	printf "VIEW_JOBS=%s VIEW_CONFIGS='%s' REPEATS=%s FIO_RUNTIME=%s FIO_RAMP=%s SWITCH_CYCLES=%s ERRCOST_IOS=%s FIO_IOS=%s ACCEL=%s bench/views.sh %s" \
+		"$VIEW_JOBS" "$VIEW_CONFIGS" "$REPEATS" "$FIO_RUNTIME" "$FIO_RAMP" "$SWITCH_CYCLES" "$ERRCOST_IOS" \
 		"$FIO_IOS" "$ACCEL_USED" "$*"
 }
 
