@@ -31,7 +31,9 @@
 #                            run in state "off"; use its name as in build/)
 #   REPEATS                  boots per row; default 1 under tcg-icount
 #                            (deterministic), else 5
-#   FIO_RUNTIME=1 FIO_RAMP=200ms   per workload, guest seconds
+#   VIEW_STATES    only these of each view's states (default: all of them)
+#   FIO_RUNTIME=1 FIO_RAMP=200ms   per workload, in fio's time units (200ms;
+#                  a bare number is whole seconds: 0.2 is refused)
 #   SWITCH_CYCLES=5  ERRCOST_IOS=20000  FIO_IOS=20000 (footprint)
 #   ACCEL=auto|kvm|tcg|tcg-icount  SEED=1  RUN_TIMEOUT=900
 #   VIEW_JOBS=1    boots run at once (each its own QEMU; icount results do
@@ -71,6 +73,14 @@ usage() {
 }
 
 view_states() {
+	local s
+	for s in $(view_states_all "$1"); do
+		[[ -z ${VIEW_STATES:-} || " $VIEW_STATES " == *" $s "* ]] && printf '%s ' "$s"
+	done
+	echo
+}
+
+view_states_all() {
 	case $1 in
 	mq) echo "key-off key-on-other rules-1 rule-churn" ;;
 	polled | latency) echo "key-off key-on-other rules-1" ;;
@@ -408,8 +418,8 @@ main() {
 
 # view_command VIEW...: the command line that reproduces this part of the run
 view_command() {
-	printf "VIEW_JOBS=%s VIEW_CONFIGS='%s' REPEATS=%s FIO_RUNTIME=%s FIO_RAMP=%s SWITCH_CYCLES=%s ERRCOST_IOS=%s FIO_IOS=%s ACCEL=%s bench/views.sh %s" \
-		"$VIEW_JOBS" "$VIEW_CONFIGS" "$REPEATS" "$FIO_RUNTIME" "$FIO_RAMP" "$SWITCH_CYCLES" "$ERRCOST_IOS" \
+	printf "VIEW_JOBS=%s VIEW_CONFIGS='%s' VIEW_STATES='%s' REPEATS=%s FIO_RUNTIME=%s FIO_RAMP=%s SWITCH_CYCLES=%s ERRCOST_IOS=%s FIO_IOS=%s ACCEL=%s bench/views.sh %s" \
+		"$VIEW_JOBS" "$VIEW_CONFIGS" "${VIEW_STATES:-}" "$REPEATS" "$FIO_RUNTIME" "$FIO_RAMP" "$SWITCH_CYCLES" "$ERRCOST_IOS" \
 		"$FIO_IOS" "$ACCEL_USED" "$*"
 }
 
