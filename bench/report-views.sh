@@ -110,7 +110,7 @@ views_sections() {
 	fi
 	if grep -q ',text_bytes,' "$DIR/summary.csv"; then
 		printf '### Footprint (%s)\n\n' "$(view_time footprint)"
-		printf '`text_bytes`: `.text` of vmlinux (`size -A`); `func_bytes`: `submit_bio_noacct_nocheck` (`nm -S`); `jump_sites`: jump-label entries of `blk_error_injection_enabled` (perf-scripts/jump-sites.c); `hot_lines`: 64-byte lines of `submit_bio_noacct_nocheck` the idle path executed during %s qd1 reads (QEMU plugin, one range per line); `insns_per_call`: instructions per call in that run.\n\n' "$(meta FIO_IOS)"
+		printf '`text_bytes`: the sizes of all functions in vmlinux added up (`nm -S`, types t/T; the `.text` section is padded to 6 MiB in both); `func_bytes`: `submit_bio_noacct_nocheck` (`nm -S`); `jump_sites`: jump-label entries of `blk_error_injection_enabled` (perf-scripts/jump-sites.c); `hot_lines`: 64-byte lines of `submit_bio_noacct_nocheck` the idle path executed during %s qd1 reads (QEMU plugin, one range per line); `insns_per_call`: instructions per call in that run.\n\n' "$(meta FIO_IOS)"
 		pivot '^count-randread-qd1$' text_bytes func_bytes jump_sites hot_lines insns_per_call
 		for fig in "$DIR"/footprint/*.txt; do
 			[[ -f $fig ]] || continue

@@ -38,7 +38,8 @@
 #   ACCEL=auto|kvm|tcg|tcg-icount  SEED=1  RUN_TIMEOUT=900
 #   VIEW_JOBS=1    boots run at once (each its own QEMU; icount results do
 #                  not depend on it, wall-clock ones do: keep 1 under kvm/tcg)
-#   RESULTS_DIR    add to this directory (runs.csv appended, summary redone)
+#   RESULTS_DIR    add to this directory (runs.csv appended, summary redone;
+#                  a view run again replaces its earlier rows)
 #   RUN_ID         else results/RUN_ID (default <date>-views-<accel>)
 # Output: runs.csv, summary.csv/json, meta.json, footprint/ (objdump by
 # cache line, sizes), raw/ (fio JSON, plugin counts, guest output per boot).
@@ -261,7 +262,15 @@ collect() {
 footprint_static() {
 	local cfg=$1 build text fsize sites
 	build=$(kernel_build_dir "$cfg")
-	text=$(size -A "$build/vmlinux" | awk '$1 == ".text" { print $2 }')
+	# the sum of every function's size: .text itself (and _stext.._etext)
+	# is padded to a 2 MiB boundary, the same 6 MiB in both configs
+	text=$(nm -S "$build/vmlinux" | awk '
+		function hex(s,   i, v) {
+			v = 0; s = tolower(s)
+			for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return v
+		}
+		NF == 4 && $3 ~ /^[tT]$/ { t += hex($2) } END { printf "%d\n", t }')
 	fsize=$(nm -S "$build/vmlinux" | awk -v f="$GATE_FUNC" '$4 == f && !n++ { print $2 }')
 	fsize=$((16#$fsize))
 	gate_site "$build" >/dev/null || true
@@ -375,6 +384,7 @@ main() {
 		[[ $(meta_get "$DIR" ACCEL) == "$ACCEL_USED" ]] || die "$DIR was run under $(meta_get "$DIR" ACCEL), not $ACCEL_USED"
 		seq=$(tail -n +2 "$DIR/runs.csv" | cut -d, -f1 | sort -n | tail -1)
 		meta_set "$DIR" COMMAND "$(meta_get "$DIR" COMMAND); $(view_command "${views[@]}")"
+		for v in "${views[@]}"; do drop_view "$v"; done
 	else
 		RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-views-$ACCEL_USED}
 		DIR=$REPO_DIR/results/$RUN_ID
@@ -414,6 +424,17 @@ main() {
 	summarise "$DIR"
 	log "views: done in $(fmt_duration $(($(date +%s) - t0))): $DIR"
 	printf '%s\n' "$DIR"
+}
+
+# drop_view VIEW: a view run again into RESULTS_DIR replaces its rows, raw
+# output and footprint files there
+drop_view() {
+	local w pat="$1-all"
+	for w in $(view_workloads "$1"); do pat+="|$w"; done
+	awk -F, -v pat="^($pat)\$" 'NR == 1 || $4 !~ pat' "$DIR/runs.csv" >"$DIR/runs.csv.tmp"
+	mv "$DIR/runs.csv.tmp" "$DIR/runs.csv"
+	rm -rf "$DIR"/raw/[0-9][0-9][0-9]-"$1"-*
+	[[ $1 != footprint ]] || rm -rf "$DIR/footprint"
 }
 
 # view_command VIEW...: the command line that reproduces this part of the run

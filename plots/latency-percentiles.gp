@@ -31,6 +31,7 @@ do for [k=1:n] {
 	set tmargin at screen top
 	set bmargin at screen top - (ph - 85.0) / H
 	set title word(names, k)
+	set autoscale
 	stats f using 3 nooutput
 	lo = STATS_min
 	stats f using 5 nooutput
