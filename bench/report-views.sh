@@ -61,6 +61,12 @@ gate_share() {
 	echo
 }
 
+# setting NAME: a setting of the views' command as recorded (the last one
+# given, as a later command in the directory replaced its view's rows)
+setting() {
+	meta COMMAND | grep -o "$1=[^ ;]*" | tail -1 | cut -d= -f2
+}
+
 # has_workload REGEX: the summary has rows for such a workload
 has_workload() {
 	cut -d, -f3 "$DIR/summary.csv" | grep -Eq "$1"
@@ -90,7 +96,7 @@ views_sections() {
 	fi
 	if grep -q ',insns_per_io,' "$DIR/summary.csv" && grep -q -- '-all,insns_per_call,' "$DIR/summary.csv"; then
 		printf '### The gate'"'"'s share of each workload'"'"'s instructions\n\n'
-		printf 'Gate instructions per call = instructions per call of `submit_bio_noacct_nocheck` in this row minus the baseline'"'"'s (QEMU plugin, over all I/O of the boot); calls per I/O from the same count (a little over 1: ramp-up I/O is counted by the plugin, not by fio); instructions per I/O = 1e9 / IOPS under icount.\n\n'
+		printf 'Gate instructions per call = instructions per call of `submit_bio_noacct_nocheck` in this row minus the baseline'"'"'s (QEMU plugin, over all I/O of the boot); calls per I/O: the plugin's calls over the I/Os fio counted in the boot (above 1 when fio runs with ramp_time, whose I/Os it does not count, and in the polled boots, where the extra calls are not explained yet); instructions per I/O = 1e9 / IOPS under icount.\n\n'
 		gate_share
 	fi
 	if has_workload '^randread-'; then
@@ -100,23 +106,23 @@ views_sections() {
 	fi
 	if has_workload '^switch-'; then
 		printf '### The cost of switching (%s)\n\n' "$(view_time switch)"
-		printf 'Guest time of one write(2) to `error_injection` (clockio: clock_gettime right around the call), median over the boot'"'"'s %s cycles and the first cycle of the boot: `enable` is the first rule of all (static key 0 to 1: jump-label sites patched, CPUs synchronised), `add` a second rule on that disk, `add_other_disk` a first rule on another disk while the key is on, `removeall_other_disk` that disk'"'"'s removeall (key 2 to 1), `disable` the last removeall (1 to 0, patched back).\n\n' "$(meta SWITCH_CYCLES)"
+		printf 'Guest time of one write(2) to `error_injection` (clockio: clock_gettime right around the call), median over the boot'"'"'s %s cycles and the first cycle of the boot: `enable` is the first rule of all (static key 0 to 1: jump-label sites patched, CPUs synchronised), `add` a second rule on that disk, `add_other_disk` a first rule on another disk while the key is on, `removeall_other_disk` that disk'"'"'s removeall (key 2 to 1), `disable` the last removeall (1 to 0, patched back).\n\n' "$(setting SWITCH_CYCLES)"
 		pivot '^switch-' switch_enable_ns switch_add_ns switch_add_other_disk_ns switch_removeall_other_disk_ns switch_disable_ns switch_enable_first_ns switch_disable_first_ns
 	fi
 	if has_workload '^pread-'; then
 		printf '### The cost of an injected error (%s)\n\n' "$(view_time errcost)"
-		printf 'Guest time per 4 KiB O_DIRECT read over %s reads (clockio pread, a fixed offset sequence); `fail-all` is one READ rule over all of nullb0, so every read ends in `bio_endio()` from the submit path with EIO instead of reaching the driver.\n\n' "$(meta ERRCOST_IOS)"
+		printf 'Guest time per 4 KiB O_DIRECT read over %s reads (clockio pread, a fixed offset sequence); `fail-all` is one READ rule over all of nullb0, so every read ends in `bio_endio()` from the submit path with EIO instead of reaching the driver.\n\n' "$(setting ERRCOST_IOS)"
 		pivot '^pread-' pread_ns_per_io io_errors
 	fi
 	if grep -q ',text_bytes,' "$DIR/summary.csv"; then
 		printf '### Footprint (%s)\n\n' "$(view_time footprint)"
-		printf '`text_bytes`: the sizes of all functions in vmlinux added up (`nm -S`, types t/T; the `.text` section is padded to 6 MiB in both); `func_bytes`: `submit_bio_noacct_nocheck` (`nm -S`); `jump_sites`: jump-label entries of `blk_error_injection_enabled` (perf-scripts/jump-sites.c); `hot_lines`: 64-byte lines of `submit_bio_noacct_nocheck` the idle path executed during %s qd1 reads (QEMU plugin, one range per line); `insns_per_call`: instructions per call in that run.\n\n' "$(meta FIO_IOS)"
+		printf '`text_bytes`: the sizes of all functions in vmlinux added up (`nm -S`, types t/T; the `.text` section is padded to 6 MiB in both); `func_bytes`: `submit_bio_noacct_nocheck` (`nm -S`); `jump_sites`: jump-label entries of `blk_error_injection_enabled` (perf-scripts/jump-sites.c); `hot_lines`: 64-byte lines of `submit_bio_noacct_nocheck` the idle path executed during %s qd1 reads (QEMU plugin, one range per line); `insns_per_call`: instructions per call in that run.\n\n' "$(setting FIO_IOS)"
 		pivot '^count-randread-qd1$' text_bytes func_bytes jump_sites hot_lines insns_per_call
 		for fig in "$DIR"/footprint/*.txt; do
 			[[ -f $fig ]] || continue
 			printf '`%s`: instructions executed per 64-byte line (first column the line address):\n\n```\n' "footprint/$(basename "$fig")"
 			awk '/^#/ { print; next } { n[$1] = $2; if (!($1 in s)) { s[$1] = 1; o[++k] = $1 } c[$1]++ }
-				END { for (i = 1; i <= k; i++) printf "line %s: %d instructions in it, executed %s times\n", o[i], c[o[i]], n[o[i]] }' "$fig"
+				END { for (i = 1; i <= k; i++) printf "line %s: %d instructions, %s executed in the run\n", o[i], c[o[i]], n[o[i]] }' "$fig"
 			printf '```\n\n'
 		done
 	fi

@@ -18,8 +18,8 @@ set multiplot title sprintf("fio completion latency percentiles per config and s
 set logscale y
 set grid ytics lc rgb '#dddddd'
 set border 3
-set ytics nomirror 2
-set format y '%g'
+set ytics nomirror (1000, 2000, 5000, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7, 2e7, 5e7, 1e8)
+set format y '%.0s%c'
 set xtics nomirror scale 0
 set ylabel 'latency (ns)'
 unset key
