@@ -96,7 +96,7 @@ views_sections() {
 	fi
 	if grep -q ',insns_per_io,' "$DIR/summary.csv" && grep -q -- '-all,insns_per_call,' "$DIR/summary.csv"; then
 		printf '### The gate'"'"'s share of each workload'"'"'s instructions\n\n'
-		printf 'Gate instructions per call = instructions per call of `submit_bio_noacct_nocheck` in this row minus the baseline'"'"'s (QEMU plugin, over all I/O of the boot); calls per I/O: the plugin's calls over the I/Os fio counted in the boot (above 1 when fio runs with ramp_time, whose I/Os it does not count, and in the polled boots, where the extra calls are not explained yet); instructions per I/O = 1e9 / IOPS under icount.\n\n'
+		printf 'Gate instructions per call = instructions per call of `submit_bio_noacct_nocheck` in this row minus the baseline'"'"'s (QEMU plugin, over all I/O of the boot); calls per I/O: calls counted by the plugin over the I/Os fio counted in the boot (above 1 when fio runs with ramp_time, whose I/Os it does not count, and in the polled boots, where the extra calls are not explained yet); instructions per I/O = 1e9 / IOPS under icount.\n\n'
 		gate_share
 	fi
 	if has_workload '^randread-'; then

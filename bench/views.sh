@@ -40,7 +40,8 @@
 #                  not depend on it, wall-clock ones do: keep 1 under kvm/tcg)
 #   RESULTS_DIR    add to this directory (runs.csv appended, summary redone;
 #                  a view run again replaces its earlier rows)
-#   RUN_ID         else results/RUN_ID (default <date>-views-<accel>)
+#   RUN_ID         else results/RUN_ID (default <date>-<accel>-views: not
+#                  *-tcg-icount, which names the main runs)
 # Output: runs.csv, summary.csv/json, meta.json, footprint/ (objdump by
 # cache line, sizes), raw/ (fio JSON, plugin counts, guest output per boot).
 # The results directory is printed on stdout at the end.
@@ -386,7 +387,7 @@ main() {
 		meta_set "$DIR" COMMAND "$(meta_get "$DIR" COMMAND); $(view_command "${views[@]}")"
 		for v in "${views[@]}"; do drop_view "$v"; done
 	else
-		RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-views-$ACCEL_USED}
+		RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED-views}
 		DIR=$REPO_DIR/results/$RUN_ID
 		[[ ! -e $DIR ]] || die "$DIR exists already"
 		mkdir -p "$DIR/raw"
