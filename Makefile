@@ -25,7 +25,7 @@ export BENCH_T0 := $(shell date +%s)
 export BENCH_COMMAND := $(strip make $(MAKEOVERRIDES) $(MAKECMDGOALS))
 
 .PHONY: all quick help deps kernels patches-check image shell test bench perf \
-	disasm plots report compare peers fuzz boot-soak clean-cache
+	disasm plots report compare peers views fuzz boot-soak clean-cache
 
 all: deps
 	bench/run-all.sh
@@ -39,7 +39,7 @@ help:
 	@echo
 	@echo "targets:"
 	@echo "  all (default)  quick  test  deps  kernels  patches-check  image  shell"
-	@echo "  bench  perf  disasm  plots  report  compare  peers  fuzz  boot-soak"
+	@echo "  bench  perf  disasm  plots  report  compare  peers  views  fuzz  boot-soak"
 	@echo "  clean-cache  help"
 	@echo "  make kernels         build CONFIGS"
 	@echo "  make patches-check   checkpatch and build every prefix of the series"
@@ -50,6 +50,8 @@ help:
 	@echo "  make plots, report   figures and report.md for RESULTS"
 	@echo "  make compare         BASE=results/A NEW=results/B: regression table"
 	@echo "  make peers           fail_make_request and dm targets beside error injection"
+	@echo "  make views           multi-queue, polled, latency, switching, error cost,"
+	@echo "                       footprint (VIEWS='mq polled ...', default all)"
 	@echo "  make fuzz            a long eifuzz campaign on debug (FUZZ_SECONDS, FUZZ_SEED)"
 	@echo "  make boot-soak       30 debug boots, 2 at a time: any kernel report fails"
 	@echo "variables (make VAR=... or the environment):"
@@ -116,6 +118,11 @@ compare:
 peers: deps
 	bench/kernel.sh build peers
 	bench/peers.sh
+
+views: deps
+	bench/kernel.sh build $(CONFIGS)
+	d=$$(bench/views.sh $(or $(VIEWS),all)) && plots/make-plots.sh $$d && \
+		plots/make-view-plots.sh $$d && bench/report.sh $$d
 
 fuzz: deps
 	bench/kernel.sh build debug

@@ -17,7 +17,7 @@ shopt -s inherit_errexit
 
 IMAGE_DIR=$CACHE/images
 GUEST_BINARIES=(/usr/bin/fio /usr/bin/perf /usr/sbin/xfs_io /usr/sbin/dmsetup /bin/kmod)
-GUEST_TOOLS=(blkio ewrite kpeek eifuzz)
+GUEST_TOOLS=(blkio ewrite kpeek eifuzz clockio)
 
 # Pack directory $1 into the newc cpio archive $2, owned by root.
 pack_cpio() {

@@ -14,6 +14,8 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=bench/results.sh
 . "$BENCH_DIR/results.sh"
+# shellcheck source=bench/report-views.sh
+. "$BENCH_DIR/report-views.sh"
 
 # meta KEY: a value of the run's metadata; "not recorded" for a key an
 # older run did not record
@@ -60,7 +62,7 @@ builds() {
 
 figures() {
 	local f
-	for f in iops relative insns-per-call rules-scaling cycles; do
+	for f in iops relative insns-per-call rules-scaling cycles mq polled latency-percentiles; do
 		[[ -f $DIR/plots/$f.png ]] && printf '![%s](plots/%s.png)\n\n' "$f" "$f"
 	done
 	return 0
@@ -145,6 +147,7 @@ report_md() {
 		printf '```\n\n'
 	fi
 	capability
+	views_sections
 	printf '## Figures\n\n'
 	figures
 }

@@ -31,9 +31,9 @@ do for [p=1:npanels] {
 	if (prot) { anyrot = 1 }
 }
 # hdr (title block and key, px) comes from common.gp
-ph = anyrot ? 380 : 345     # per panel, including its title and x tic labels (px)
-bot = anyrot ? 105 : 60     # below the last plot area: the state names
-gap = anyrot ? 150 : 115    # between plot areas: tic labels + next panel title
+ph = anyrot ? 420 : 345     # per panel, including its title and x tic labels (px)
+bot = anyrot ? 150 : 60     # below the last plot area: the state names (up to ~24 characters at 30 degrees)
+gap = anyrot ? 195 : 115    # between plot areas: tic labels + next panel title
 H = 1.0 * (hdr + npanels * ph)
 eval setterm(int(W), int(H))
 set output out

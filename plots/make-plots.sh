@@ -17,7 +17,8 @@
 # each as NAME.png and NAME.svg.  A figure whose metric is not in the data
 # is skipped with a "plots: ..., skipping NAME.png" line; one line is
 # printed per figure written.  Environment: PLOT_THRESHOLD (percent, the
-# shaded band of relative.png; default 1, benchstat's default threshold).
+# shaded band of relative.png; default 1, benchstat's default threshold),
+# PLOT_TITLE_PREFIX (put before every figure's title).
 #
 # Exit status: 0 if at least one figure was written, 1 if none could be,
 # 2 on usage or input errors.  Needs gnuplot (Debian: gnuplot-nox) and awk.
@@ -202,7 +203,7 @@ fit() {
 # SUB (the figure's own subtitle) is wrapped at a "; " to a second line
 # when longer than 115 characters.
 render() {
-	local name=$1 script=$2 title=$3 s3=$4 s4='' head
+	local name=$1 script=$2 title=${PLOT_TITLE_PREFIX:-}$3 s3=$4 s4='' head
 	shift 4
 	local vars t ext f
 	if ((${#s3} > 115)); then
@@ -258,7 +259,9 @@ if ((info[npanels] > 0)); then
 	if awk -v a="${info[vmin]}" -v b="${info[vmax]}" -v c="$clip" 'BEGIN { exit !(c > 0 && (a < -c || b > c)) }'; then
 		s2+="; y axis cut at ±$clip% (▼/▲ at the edge: beyond, value printed)"
 	fi
-	render relative relative.gp "IOPS change vs $base" "$s2" \
+	title="IOPS change vs $base"
+	[[ -z ${info[baselabel]:-} || ${info[baselabel]} == "${base#*/}" ]] || title+=" (${info[baselabel]})"
+	render relative relative.gp "$title" "$s2" \
 		"threshold=$threshold" "clip=$clip" "baseline=$(gq "$base")" \
 		"vmin=${info[vmin]}" "vmax=${info[vmax]}"
 elif ((have_iops > 0)); then

@@ -21,7 +21,8 @@
 #   PREFIX.pK.gp   ptitle, x range/tics, group separators, boxwidth,
 #                  pymin/pymax (panel data range incl. CIs)
 #
-# mode=rules (x = N of states rules-N, one panel per workload x metric):
+# mode=rules (x = N of states rules-N, one panel per workload x metric that
+# has data, numbered in reading order on a grid of up to two columns):
 #   PREFIX.rIcJ.dat   rows "N y lo hi cidx", a blank line between configs
 #   PREFIX.rIcJ.ref   rows "cidx y" of the key-off state (N = 0 reference)
 #   PREFIX.rIcJ.gp    ptitle, pmetric, pempty, xtics, pymin/pymax, slope
@@ -33,6 +34,26 @@ function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
 
 # gnuplot single-quoted string literal
 function q(s) { gsub(/'/, "''", s); return "'" s "'" }
+
+# x-axis text for a state: what it is, not its short name
+function statelabel(s) {
+	if (s == "off") return "compiled out"
+	if (s == "key-off") return "no rules"
+	if (s == "key-on-other") return "rule on other disk"
+	if (s ~ /^rules-1$/) return "1 rule, no match"
+	if (s ~ /^rules-[0-9]+$/) return substr(s, 7) " rules, no match"
+	if (s == "match-chance") return "rule, 1-in-1000 fails"
+	if (s == "rule-churn") return "rule add/remove loop"
+	if (s == "fail-all") return "every read fails"
+	if (s == "ei-idle") return "error injection, no rule"
+	if (s == "ei-rule") return "error injection, 1 rule"
+	if (s == "fmr-p0") return "fail_make_request, p=0"
+	if (s == "dm-linear") return "dm-linear"
+	if (s == "dm-error-unused") return "dm-error, unused range"
+	if (s == "dm-flakey-up") return "dm-flakey, up"
+	if (s == "dm-dust") return "dm-dust, no bad blocks"
+	return s
+}
 
 function isnum(s) { return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
 
@@ -117,7 +138,7 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 	info = prefix ".info"
 	nsel = 0; maxk = 1; levels = ""; ns = ""; det = 0; base = ""
 	for (r = 1; r <= nrows; r++) {
-		if (R_m[r] == metric && R[r, "verdict"] == "baseline") base = R_c[r] "/" R_s[r]
+		if (R_m[r] == metric && R[r, "verdict"] == "baseline") { base = R_c[r] "/" R_s[r]; baselabel = statelabel(R_s[r]) }
 		if (R_m[r] != metric || !isnum(R[r, VY])) continue
 		sel[r] = 1; nsel++
 		w = widx[R_w[r]]; si = sidx[R_s[r]]; ci = cidx[R_c[r]]
@@ -141,7 +162,7 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 		for (si = 1; si <= nst; si++) {
 			if (!hs[w, si]) continue
 			catof[si] = ncat
-			lab = sname[si]
+			lab = statelabel(sname[si])
 			if (length(lab) > maxlen) maxlen = length(lab)
 			tics = tics (ncat ? ", " : "") q(lab) " " ncat
 			if (ncat) sep = sep sprintf("set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#bbbbbb' dt 3 back\n", ncat - 0.5, ncat - 0.5)
@@ -199,13 +220,13 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 	printf "ndet=%d\nnsel=%d\n", det, nsel > info
 	printf "ymin=%.10g\nymax=%.10g\n", ymin, ymax > info
 	printf "vmin=%.10g\nvmax=%.10g\n", fvmin, fvmax > info
-	printf "baseline=%s\n", base > info
+	printf "baseline=%s\nbaselabel=%s\n", base, baselabel > info
 	close(info)
 }
 
 function do_rules(   nm, mets, mi, m, w, r, ci, si, N, hasany, rowhas, colhas, nr, nc, rowof, colof,
                      f, g, rf, n, Ns, i, j, t, pmin, pmax, y, lo, hi, tics, first, slope, sl, keyc, keyi,
-                     ylist, nlist, mcols, wrows, ny, nNs, base, nref, nerr) {
+                     ylist, nlist, mcols, wrows, ny, nNs, base, nref, nerr, np, k, panelhas) {
 	info = prefix ".info"
 	nm = split(metrics, mets, " ")
 	# which (metric, workload, config) have rules-N data
@@ -215,7 +236,7 @@ function do_rules(   nm, mets, mi, m, w, r, ci, si, N, hasany, rowhas, colhas, n
 		if (mi > nm) continue
 		w = widx[R_w[r]]; ci = cidx[R_c[r]]
 		N = substr(R_s[r], 7) + 0
-		hasany[mi] = 1; rowhas[w] = 1; hc[ci] = 1
+		hasany[mi] = 1; rowhas[w] = 1; hc[ci] = 1; panelhas[mi, w] = 1
 		has[mi, w, ci] = 1
 		val_[mi, w, ci, N] = R[r, "median"] + 0
 		vlo[mi, w, ci, N] = R[r, "ci_lo"]; vhi[mi, w, ci, N] = R[r, "ci_hi"]
@@ -238,11 +259,18 @@ function do_rules(   nm, mets, mi, m, w, r, ci, si, N, hasany, rowhas, colhas, n
 	tics = ""
 	for (i = 1; i <= nNs; i++) tics = tics (i > 1 ? ", " : "") q(Ns[i]) " " Ns[i]
 
+	# only panels with data, in reading order on a grid of up to 2 columns
+	np = 0
+	for (w = 1; w <= nwl; w++) for (mi = 1; mi <= nm; mi++) if (panelhas[mi, w]) np++
+	nc = np > 1 ? 2 : 1
+	nr = int((np + nc - 1) / nc)
+	k = 0
 	for (w = 1; w <= nwl; w++) {
 		if (!rowhas[w]) continue
 		for (mi = 1; mi <= nm; mi++) {
-			if (!hasany[mi]) continue
-			base = prefix ".r" rowof[w] "c" colof[mi]
+			if (!panelhas[mi, w]) continue
+			k++
+			base = prefix ".r" (int((k - 1) / nc) + 1) "c" ((k - 1) % nc + 1)
 			f = base ".dat"; g = base ".gp"; rf = base ".ref"
 			pmin = ""; pmax = ""; sl = ""; first = 1; ny = 0; nref = 0; nerr = 0
 			printf "" > f
@@ -292,7 +320,7 @@ function do_rules(   nm, mets, mi, m, w, r, ci, si, N, hasany, rowhas, colhas, n
 	keyc = ""; keyi = ""
 	for (ci = 1; ci <= ncfg; ci++)
 		if (hc[ci]) { keyc = keyc (keyc == "" ? "" : " ") cname[ci]; keyi = keyi (keyi == "" ? "" : " ") ci }
-	printf "npanels=%d\nnrows=%d\nncols=%d\n", nr * nc, nr, nc > info
+	printf "npanels=%d\nnrows=%d\nncols=%d\n", np, nr, nc > info
 	printf "metrics=%s\nworkloads=%s\n", mcols, wrows > info
 	printf "keyconf=%s\nkeycidx=%s\n", keyc, keyi > info
 	close(info)

@@ -24,7 +24,7 @@ mname(m) = (m eq 'insns_per_call') ? 'instructions per call' \
 ph = 380                    # per row of panels (px)
 bot = 70                    # below the last row: x label and tics
 gap = 125                   # between rows: x tics, x label, next panel title
-lm = 95.0                   # left of the first column (y tics + label)
+lm = 115.0                  # left of the first column (y tics + label)
 cgap = (ncols > 1) ? 105.0 : 0   # between columns (y tics + label)
 H = 1.0 * (hdr + nrows * ph)
 eval setterm(int(W), int(H))
@@ -33,8 +33,11 @@ set output out
 set multiplot layout nrows, ncols title title font F_title \
 	margins lm / W, 1 - 25.0 / W, bot / H, 1 - hdr / H spacing cgap / W, gap / H
 
-do for [r=1:nrows] {
-	do for [c=1:ncols] {
+# panels in reading order; an odd last row leaves its second cell empty
+do for [k=1:npanels] {
+	r = (k - 1) / ncols + 1
+	c = (k - 1) % ncols + 1
+	{
 		base = sprintf('%s.r%dc%d', prefix, r, c)
 		load base . '.gp'
 		dat = base . '.dat'
@@ -49,7 +52,7 @@ do for [r=1:nrows] {
 		set logscale x
 		set xrange [pNmin / 2.0 : pNmax * 2.0]
 		set format y '%g'
-		if (r == 1 && c == 1) {
+		if (k == 1) {
 			eval setsubs
 			load plotdir . '/key.gp'
 		}

@@ -302,4 +302,28 @@ else
 	pass "fixture provenance # SKIP no make/cc"
 fi
 
+# ---- make-view-plots.sh: the views' figures (bench/views.sh)
+mvp=$here/make-view-plots.sh
+v=$tmp/views
+mkdir -p "$v/plain" "$v/mq"
+cp "$data/summary.csv" "$data/meta.env" "$v/plain/"
+run "$mvp" "$v/plain" "$v/plain/out"
+check "views: plain run exits 0" eq "$rc" 0
+check "views: no mq rows, mq.png skipped" has "$tmp/out" "skipping mq.png"
+check "views: no percentiles, latency-percentiles.png skipped" has "$tmp/out" "skipping latency-percentiles.png"
+# the fixture as a multi-queue run with percentiles: workloads renamed, the
+# IOPS medians standing in for each percentile
+cp "$data/meta.env" "$v/mq/"
+awk -F, -v OFS=, 'NR == 1 { print; next } { $3 = "mq-" $3; print }
+	NR > 1 && $4 == "iops" { for (p = 1; p <= 3; p++) { $4 = p == 1 ? "lat_p50_ns" : p == 2 ? "lat_p99_ns" : "lat_p999_ns"; print } }' \
+	"$data/summary.csv" >"$v/mq/summary.csv"
+run "$mvp" "$v/mq" "$v/mq/out"
+check "views: mq run exits 0" eq "$rc" 0
+check "views: mq.png written" is_png "$v/mq/out/mq.png"
+check "views: mq.svg titled as the multi-queue view" has "$v/mq/out/mq.svg" "Multi-queue"
+check "views: latency-percentiles.png written" is_png "$v/mq/out/latency-percentiles.png"
+check "views: no poll rows, polled.png skipped" has "$tmp/out" "skipping polled.png"
+run "$mvp"
+check "views: no arguments: exit 2" eq "$rc" 2
+
 finish

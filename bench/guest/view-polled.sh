@@ -1,0 +1,10 @@
+#!/bin/sh
+# Guest side of the polled view: null_blk with a poll queue beside its
+# submission queue, so RWF_HIPRI / IOPOLL reads complete by polling
+# (bench/fio/poll-*.fio).
+set -eu
+# shellcheck source=bench/guest/state.sh
+. /bench/state.sh
+# shellcheck source=bench/guest/views-fio.sh
+. /bench/views-fio.sh
+run_view_fio poll_queues=1
