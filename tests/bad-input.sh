@@ -44,7 +44,7 @@ ROWS=$(
 1|unknown state 'bogus' (valid: off key-off key-on-other rules-N|STATES=bogus bench/bench.sh
 1|unknown state 'rules-0' (valid: |STATES=rules-0 bench/bench.sh
 1|unknown config 'bogus' (valid: |CONFIGS='on bogus' bench/bench.sh
-1|unknown workload 'bogus' (valid: count-randread-qd1 randread-qd1 randread-qd32)|WORKLOADS=bogus bench/bench.sh
+1|unknown workload 'bogus' (valid: count-randread-qd1 |WORKLOADS=bogus bench/bench.sh
 1|unknown accelerator 'bogus' (valid: auto kvm tcg tcg-icount)|ACCEL=bogus bench/bench.sh
 1|REPEATS=two: expected a number|REPEATS=two bench/bench.sh
 1|PLUGIN and PERF_RECORD are 0 or 1|PLUGIN=yes bench/bench.sh
