@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Our prose must be our own: list every run of 12 or more consecutive words
-# that the series' prose (commit messages, Documentation/ and Kconfig text)
-# or README.md shares with the specification in ../shared/seeds.  Words are
-# compared lower-cased, with punctuation and markup dropped.  A run that lies
-# inside one entry of tests/seed-overlap.allow (interface strings and example
-# commands, which carry over on purpose) is listed as allowed; any other run
-# makes the script exit 1.
+# that the series' prose (commit messages, Documentation/ and Kconfig text,
+# the comments in the C code the patches add) or README.md shares with the
+# specification in ../shared/seeds.  Words are compared lower-cased, with
+# punctuation and markup dropped.  A run that lies inside one entry of
+# tests/seed-overlap.allow (interface strings and example commands, which
+# carry over on purpose) is listed as allowed; any other run makes the
+# script exit 1.
 #
 #   tests/seed-overlap.sh [-c] [SEEDS_DIR]
 #     -c  also list runs in the code the patches add (for information; code
@@ -21,13 +22,40 @@ usage() {
 	exit 2
 }
 
-# prose_of PATCH [code]: the parts of a format-patch file that are ours to
-# word: the message from Subject: to the first "---", and the lines a diff
-# adds to or keeps in Documentation/ and Kconfig files (or, with "code", the
-# lines it adds to any other file).  A form feed marks where one piece of
-# text ends, so no word run crosses it.
+# prose_of PATCH [code|comments]: the parts of a format-patch file that are
+# ours to word: the message from Subject: to the first "---", and the lines a
+# diff adds to or keeps in Documentation/ and Kconfig files (or, with "code",
+# the lines it adds to any other file; with "comments", only the text of the
+# C comments, /* */ and //, in those added lines).  A form feed marks where
+# one piece of text ends, so no word run crosses it: each comment is a piece.
 prose_of() {
 	awk -v want="${2:-prose}" '
+		# comment_text(LINE): the comment text in LINE, with a form feed
+		# line after each comment that ends; in_comment carries a /* */
+		# comment over to the next line.
+		function comment_text(s,   out, i, j) {
+			out = ""
+			while (s != "") {
+				if (in_comment) {
+					j = index(s, "*/")
+					if (!j)
+						return out " " s
+					out = out " " substr(s, 1, j - 1) "\n\f\n"
+					s = substr(s, j + 2)
+					in_comment = 0
+					continue
+				}
+				i = index(s, "/*")
+				j = index(s, "//")
+				if (j && (!i || j < i))
+					return out " " substr(s, j + 2) "\n\f\n"
+				if (!i)
+					return out
+				s = substr(s, i + 2)
+				in_comment = 1
+			}
+			return out
+		}
 		/^Subject: / && state == "" { state = "msg" }
 		state == "msg" && /^---$/ { state = "diff"; print "\f"; next }
 		state == "msg" { if (want == "prose") print; next }
@@ -35,11 +63,19 @@ prose_of() {
 		/^-- $/ { exit }
 		/^diff --git / {
 			is_prose = $NF ~ /^b\/Documentation\// || $NF ~ /Kconfig/
-			keep = want == "code" ? !is_prose : is_prose
+			is_c = $NF ~ /\.[ch]$/
+			keep = want == "prose" ? is_prose : want == "code" ? !is_prose : is_c
+			in_comment = 0
 			print "\f"
 			next
 		}
 		/^(\+\+\+|---|@@|index |new file|deleted file)/ { next }
+		keep && want == "comments" && /^\+/ {
+			t = comment_text(substr($0, 2))
+			if (t != "")
+				print t
+			next
+		}
 		keep && /^\+/ { print substr($0, 2); next }
 		keep && want == "prose" && /^ / { print substr($0, 2) }
 	' "$1"
@@ -49,7 +85,13 @@ prose_of() {
 texts_to_check() {
 	local p
 	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch; do
-		prose_of "$p" "${1:-prose}" | sed "s|^|${p#"$REPO_DIR"/}\t|"
+		{
+			prose_of "$p" "${1:-prose}"
+			if [[ ${1:-prose} == prose ]]; then
+				printf '\f\n'
+				prose_of "$p" comments
+			fi
+		} | sed "s|^|${p#"$REPO_DIR"/}\t|"
 	done
 	if [[ ${1:-prose} == prose ]]; then
 		sed 's|^|README.md\t|' "$REPO_DIR/README.md"
