@@ -3,7 +3,7 @@
 #   make              deps, the bench configs' kernels, benchmark (with the
 #                     instruction counts), plots, report; prints report.txt
 #   make quick        the same for off and on in key-off, key-on-other and
-#                     rules-1, one repeat: the verdict in about 15 minutes cold
+#                     rules-1, one repeat
 #   make test         host-side checks, then the functional tests in QEMU
 #                     (builds TEST_CONFIGS: debug on)
 #   make help         every target and variable
