@@ -9,7 +9,7 @@
 # KERNEL_RELEASE), writes into OUT_DIR (default RESULTS_DIR/plots):
 #
 #   iops            IOPS median per config x state, CI of the median
-#   relative        IOPS change vs the baseline (%), bootstrap CI, +-threshold band
+#   relative        IOPS change vs the baseline (%), its interval, +-threshold band
 #   insns-per-call  instructions per call of submit_bio_noacct_nocheck
 #   rules-scaling   insns_per_call and IOPS vs number of rules (rules-N states)
 #   cycles          cycles_per_io (only when the run has it: KVM with a vPMU)
@@ -255,7 +255,7 @@ fi
 reshape relative -v mode=cat -v metric=iops -v val=rel
 if ((info[npanels] > 0)); then
 	base=${info[baseline]:-baseline}
-	s2="change of the median, < 0 = fewer IOPS; error bars: bootstrap 95% CI of the change; shaded: ±$threshold% threshold"
+	s2="change of the median, < 0 = fewer IOPS; error bars: the change's interval (range of repeats, or Hodges-Lehmann CI); shaded: ±$threshold% threshold"
 	if awk -v a="${info[vmin]}" -v b="${info[vmax]}" -v c="$clip" 'BEGIN { exit !(c > 0 && (a < -c || b > c)) }'; then
 		s2+="; y axis cut at ±$clip% (▼/▲ at the edge: beyond, value printed)"
 	fi

@@ -1,5 +1,5 @@
 # plots/relative.gp: IOPS change vs the baseline (rel_change_pct) per
-# config x state with its bootstrap CI, a shaded +-threshold band and a
+# config x state with its interval, a shaded +-threshold band and a
 # zero line; one panel per workload.  Values beyond +-clip percent are
 # drawn at the edge of the axis with their value printed.  Run by
 # make-plots.sh (variables: see common.gp and catplot.gp; baseline =
