@@ -56,8 +56,6 @@ RUN_TIMEOUT=${RUN_TIMEOUT:-600}
 PLUGIN=${PLUGIN:-1}
 PERF_RECORD=${PERF_RECORD:-1}
 METRICS=(iops lat_ns lat_p50_ns lat_p99_ns lat_p999_ns io_errors)
-# Functions the plugin counts (those a kernel lacks are left out).
-FUNCS=(submit_bio_noacct_nocheck __blk_error_inject submit_bio_noacct should_fail_bio blk_mq_submit_bio)
 COUNTED=count-randread-qd1
 
 check_settings() {
@@ -149,13 +147,11 @@ plugin_rows() {
 	local p=$1 raw=$2 state=$3 ios=$4 first last f calls insns m
 	read -r first last < <(awk -v s="$state" '$1 == s { print $2, $3 }' "$raw/marks")
 	[[ -n $last ]] || return 0
-	for f in "${FUNCS[@]}"; do
+	for f in "${PLUGIN_FUNCS[@]}"; do
 		calls=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" entries)
 		insns=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" insns)
 		[[ -n $calls && $calls != 0 ]] || continue
-		m=insns_per_call
-		[[ $f == submit_bio_noacct_nocheck ]] || m=${f#__}_insns_per_call
-		printf '%s,%s,%s\n' "$p" "$m" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
+		printf '%s,%s,%s\n' "$p" "$(plugin_metric "$f")" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
 		[[ $f != submit_bio_noacct_nocheck ]] ||
 			printf '%s,calls_per_io,%s\n' "$p" "$(awk -v a="$calls" -v b="$ios" 'BEGIN { printf "%.4f", a / b }')"
 	done
@@ -186,23 +182,12 @@ csv_rows() {
 	done
 }
 
-plugin_so() {
-	make -s -C "$REPO_DIR/perf-scripts/plugin" CACHE="$CACHE" OUT="$CACHE/plugin" \
-		HEADER_DIR="$CACHE/qemu-plugin" >&2
-	printf '%s\n' "$CACHE/plugin/libinsncount.so"
-}
-
 # plugin_args CONFIG RAW: run-guest's -p for the counted functions, with a
 # snapshot whenever the guest enters ksys_sync (bench-guest.sh's marks).
 plugin_args() {
-	local cfg=$1 raw=$2 map f mark
+	local cfg=$1 raw=$2 map mark
 	map=$(kernel_build_dir "$cfg")/System.map
-	: >"$raw/ranges.txt"
-	for f in "${FUNCS[@]}"; do
-		if grep -q " $f$" "$map"; then
-			"$REPO_DIR/perf-scripts/plugin/ranges-from-systemmap.sh" "$map" "$f" >>"$raw/ranges.txt"
-		fi
-	done
+	write_plugin_ranges "$cfg" "$raw/ranges.txt"
 	mark=$(awk '$3 == "ksys_sync" { print "0x" $1; exit }' "$map")
 	[[ -n $mark ]] || die "$map has no ksys_sync for the plugin's marks"
 	printf '%s\n' -p "$PLUGIN_SO,ranges=$raw/ranges.txt,out=$raw/plugin.txt,mark=$mark"

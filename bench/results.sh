@@ -7,6 +7,38 @@ STATES=${STATES:-key-off key-on-other rules-1 rules-10 rules-100 rules-1000 matc
 # The row every other row is compared with: "CONFIG STATE".
 BASELINE=${BASELINE:-off off}
 
+# Functions the insncount plugin counts (those a kernel lacks are left out).
+PLUGIN_FUNCS=(submit_bio_noacct_nocheck __blk_error_inject submit_bio_noacct should_fail_bio blk_mq_submit_bio)
+
+# plugin_so: build the QEMU plugin into the cache if needed, print its path.
+plugin_so() {
+	make -s -C "$REPO_DIR/perf-scripts/plugin" CACHE="$CACHE" OUT="$CACHE/plugin" \
+		HEADER_DIR="$CACHE/qemu-plugin" >&2
+	printf '%s\n' "$CACHE/plugin/libinsncount.so"
+}
+
+# write_plugin_ranges CONFIG FILE: the plugin's ranges for the PLUGIN_FUNCS
+# this config's kernel has.
+write_plugin_ranges() {
+	local map f
+	map=$(kernel_build_dir "$1")/System.map
+	: >"$2"
+	for f in "${PLUGIN_FUNCS[@]}"; do
+		if grep -q " $f$" "$map"; then
+			"$REPO_DIR/perf-scripts/plugin/ranges-from-systemmap.sh" "$map" "$f" >>"$2"
+		fi
+	done
+}
+
+# plugin_metric FUNC: the runs.csv metric of FUNC's instructions per call.
+plugin_metric() {
+	if [[ $1 == submit_bio_noacct_nocheck ]]; then
+		printf 'insns_per_call\n'
+	else
+		printf '%s_insns_per_call\n' "${1#__}"
+	fi
+}
+
 benchstat_bin() {
 	make -s -C "$BENCH_DIR/stats" OUT="$CACHE/tools" "$CACHE/tools/benchstat" >&2
 	printf '%s\n' "$CACHE/tools/benchstat"

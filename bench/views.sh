@@ -140,12 +140,6 @@ view_boots() {
 	done
 }
 
-plugin_so() {
-	make -s -C "$REPO_DIR/perf-scripts/plugin" CACHE="$CACHE" OUT="$CACHE/plugin" \
-		HEADER_DIR="$CACHE/qemu-plugin" >&2
-	printf '%s\n' "$CACHE/plugin/libinsncount.so"
-}
-
 # write_line_ranges CONFIG FILE: one insncount range per 64-byte line of
 # the gate's function (clipped to the function), named line-0xADDR.
 write_line_ranges() {

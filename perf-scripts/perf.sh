@@ -39,28 +39,9 @@ esac
 PERF_REPEATS=${PERF_REPEATS:-2}
 FIO_IOS=${FIO_IOS:-20000}
 RUN_TIMEOUT=${RUN_TIMEOUT:-900}
-FUNCS=(submit_bio_noacct_nocheck __blk_error_inject submit_bio_noacct should_fail_bio blk_mq_submit_bio)
 WORKLOAD=count-randread-qd1
 
-plugin_so() {
-	make -s -C "$REPO_DIR/perf-scripts/plugin" CACHE="$CACHE" OUT="$CACHE/plugin" \
-		HEADER_DIR="$CACHE/qemu-plugin" >&2
-	printf '%s\n' "$CACHE/plugin/libinsncount.so"
-}
-
-# ranges CONFIG FILE: plugin ranges for the functions this kernel has.
-write_ranges() {
-	local map f
-	map=$(kernel_build_dir "$1")/System.map
-	: >"$2"
-	for f in "${FUNCS[@]}"; do
-		if grep -q " $f$" "$map"; then
-			"$REPO_DIR/perf-scripts/plugin/ranges-from-systemmap.sh" "$map" "$f" >>"$2"
-		fi
-	done
-}
-
-# counts FILE FUNC FIELD: a field ("entries", "insns") of the plugin output.
+# plugin_field FILE FUNC FIELD: a field ("entries", "insns") of the plugin output.
 plugin_field() {
 	awk -v f="$2" -v k="$3" '$1 == f { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) print kv[2] } }' "$1"
 }
@@ -82,13 +63,11 @@ csv_rows() {
 		return
 	fi
 	if [[ $accel == tcg-icount && -f $dir/plugin.txt ]]; then
-		for f in "${FUNCS[@]}"; do
+		for f in "${PLUGIN_FUNCS[@]}"; do
 			calls=$(plugin_field "$dir/plugin.txt" "$f" entries)
 			insns=$(plugin_field "$dir/plugin.txt" "$f" insns)
 			[[ -n $calls && $calls != 0 ]] || continue
-			m=insns_per_call
-			[[ $f == submit_bio_noacct_nocheck ]] || m=${f#__}_insns_per_call
-			printf '%s,ok,%s,%s\n' "$p" "$m" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
+			printf '%s,ok,%s,%s\n' "$p" "$(plugin_metric "$f")" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
 			# The guest runs the fio job twice: under perf stat and perf record.
 			[[ $f != submit_bio_noacct_nocheck ]] ||
 				printf '%s,ok,calls_per_io,%s\n' "$p" "$(awk -v a="$calls" -v b="$ios" 'BEGIN { printf "%.4f", a / (2 * b) }')"
@@ -113,7 +92,7 @@ one_run() {
 	raw=$dir/raw/perf-$(printf '%03d' "$seq")-$cfg-$state-$accel-r$rep
 	mkdir -p "$raw"
 	if [[ $accel == tcg-icount ]]; then
-		write_ranges "$cfg" "$raw/ranges.txt"
+		write_plugin_ranges "$cfg" "$raw/ranges.txt"
 		plugin_args=(-p "$(plugin_so),ranges=$raw/ranges.txt,out=$raw/plugin.txt")
 	fi
 	"$BENCH_DIR/run-guest" -c "$cfg" -a "$accel" -t "$RUN_TIMEOUT" -o "$raw/boot" \
