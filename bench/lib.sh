@@ -21,9 +21,11 @@ log() {
 	printf '[%4ds] %s\n' $((now - BENCH_T0)) "$*" >&2
 }
 
+# die MESSAGE: stop with MESSAGE and status DIE_STATUS (default 1; a
+# script whose interface documents another status for bad input sets it).
 die() {
 	printf 'error: %s\n' "$*" >&2
-	exit 1
+	exit "${DIE_STATUS:-1}"
 }
 
 # die_with_log MESSAGE LOGFILE [LINES]: fail showing the tail of a log.
