@@ -59,7 +59,7 @@ METRICS=(iops lat_ns lat_p50_ns lat_p99_ns lat_p999_ns io_errors)
 COUNTED=count-randread-qd1
 
 check_settings() {
-	local w cfg
+	local w
 	# shellcheck disable=SC2086 # lists of words
 	check_configs $CONFIGS
 	# shellcheck disable=SC2086
@@ -73,10 +73,8 @@ check_settings() {
 	[[ ${REPEATS:-1} -ge 1 ]] || die "REPEATS must be at least 1"
 	[[ $PLUGIN == [01] && $PERF_RECORD == [01] ]] || die "PLUGIN and PERF_RECORD are 0 or 1"
 	[[ -n $WORKLOADS || $FIO_IOS != 0 ]] || die "nothing to measure: WORKLOADS is empty and FIO_IOS=0"
-	for cfg in $CONFIGS; do
-		[[ -f $(kernel_build_dir "$cfg")/.blkinject-stamp ]] ||
-			die "config $cfg is not built: run 'make kernels' (or bench/kernel.sh build $cfg)"
-	done
+	# shellcheck disable=SC2086 # a list of words
+	check_built $CONFIGS
 }
 
 # states_of CONFIG: the states a config is measured in ("off" has one).

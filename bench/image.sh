@@ -98,7 +98,7 @@ cmd_modules() {
 	local cfg=$1 build out stamp root
 	build=$(kernel_build_dir "$cfg")
 	out=$IMAGE_DIR/modules-$cfg.cpio
-	[[ -f $build/.blkinject-stamp ]] || die "config $cfg is not built: run 'make kernels'"
+	check_built "$cfg"
 	stamp=$(cat "$build/.blkinject-stamp")
 	if [[ -f $out && -f $out.hash && $(cat "$out.hash") == "$stamp" ]]; then
 		log "image: modules-$cfg up to date"

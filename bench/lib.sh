@@ -70,6 +70,20 @@ check_configs() {
 	done
 }
 
+# check_built CONFIG...: die unless every CONFIG is a config with a finished
+# build in the cache, naming the ones that are built.
+check_built() {
+	local c stamp built=''
+	check_configs "$@"
+	for c in "$@"; do
+		[[ ! -f $(kernel_build_dir "$c")/.blkinject-stamp ]] || continue
+		for stamp in "$CACHE"/build/*/.blkinject-stamp; do
+			[[ ! -f $stamp ]] || built+=" $(basename "$(dirname "$stamp")")"
+		done
+		die "config $c is not built: run 'make kernels' (or bench/kernel.sh build $c); built:${built:- none}"
+	done
+}
+
 # Injection states bench/guest/state.sh knows; rules-N takes any N >= 1.
 VALID_STATES="off key-off key-on-other rules-N match-chance ei-idle ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust"
 

@@ -107,14 +107,6 @@ view_cpus() {
 	case $1 in mq) echo 2 ;; *) echo 1 ;; esac
 }
 
-# built_configs: the configs with a finished build in the cache
-built_configs() {
-	local stamp
-	for stamp in "$CACHE"/build/*/.blkinject-stamp; do
-		[[ -f $stamp ]] && basename "$(dirname "$stamp")"
-	done | tr '\n' ' '
-}
-
 # has_feature CONFIG: the build has the error_injection file
 has_feature() {
 	grep -q '^CONFIG_BLK_ERROR_INJECTION=y' "$(kernel_build_dir "$1")/.config"
@@ -353,10 +345,8 @@ main() {
 			die "unknown view '$v' (views: $VIEWS_ALL, or all)"
 		fi
 	done
-	for cfg in $CONFIGS; do
-		[[ -f $(kernel_build_dir "$cfg")/.blkinject-stamp ]] ||
-			die "config $cfg is not built in $CACHE/build (built: $(built_configs))"
-	done
+	# shellcheck disable=SC2086 # a list of words
+	check_built $CONFIGS
 	ACCEL_USED=$("$BENCH_DIR/run-guest" -A -c "${CONFIGS##* }" -a "${ACCEL:-auto}") ||
 		die "cannot choose an accelerator"
 	if [[ $ACCEL_USED == tcg-icount ]]; then
