@@ -36,7 +36,8 @@ base_inputs_hash() {
 	{
 		ls -lL "${GUEST_BINARIES[@]}" /bin/busybox
 		library_closure "${GUEST_BINARIES[@]}" | xargs ls -lL
-		cat "$BENCH_DIR"/guest/init "$BENCH_DIR"/guest-tools/*.[ch] "$0"
+		cat "$BENCH_DIR"/guest/init "$BENCH_DIR"/guest/kernel-report.ere \
+			"$BENCH_DIR"/guest-tools/*.[ch] "$0"
 	} | sha256sum | cut -c1-16
 }
 
@@ -85,6 +86,8 @@ cmd_base() {
 	done
 	build_guest_tools "$root/usr/bin"
 	cp "$BENCH_DIR/guest/init" "$root/init"
+	# What counts as a kernel report, for the guest scripts that check dmesg.
+	cp "$BENCH_DIR/guest/kernel-report.ere" "$root/etc/kernel-report.ere"
 	chmod 755 "$root/init"
 	printf 'root:x:0:0:root:/:/bin/sh\n' >"$root/etc/passwd"
 	printf 'root:x:0:\n' >"$root/etc/group"

@@ -5,7 +5,8 @@
 # per test (details indented below a failure).
 set -u
 cd /bench/tests/block || exit 1
-SPLAT='(BUG: |Oops|WARNING: |general protection fault|KASAN: |UBSAN: |kernel BUG|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|kmemleak: [0-9]+ new suspected|jump label: negative count)'
+# What counts as a kernel report: the runner's expression, in the image.
+SPLAT="($(cat /etc/kernel-report.ere))"
 mkdir -p /tmp/out
 
 all_tests() {
