@@ -37,7 +37,7 @@ ensure_pristine() {
 		return
 	fi
 	log "extracting $SOURCE_PKG $version into $dir"
-	rm -rf "$dir" "$dir.tmp" "$CACHE"/src/tree-*
+	rm -rf "$dir" "$dir.tmp" "$CACHE"/src/tree-* "$CACHE"/trees/*/src
 	mkdir -p "$dir.tmp"
 	tar -xJf "$SOURCE_TARBALL" -C "$dir.tmp" --strip-components=1
 	printf '%s\n' "$version" >"$dir.tmp/.blkinject-version"
@@ -75,6 +75,7 @@ sync_tree() {
 	fi
 	if [[ ! -d $dir ]]; then
 		log "copying pristine tree to $dir"
+		mkdir -p "$(dirname "$dir")"
 		cp -a "$pristine" "$dir.tmp"
 		: >"$dir.tmp/.blkinject-touched"
 		mv "$dir.tmp" "$dir"
@@ -114,7 +115,36 @@ sync_tree() {
 	printf '%s\n' "$hash" >"$dir/.blkinject-patches"
 }
 
-tree_dir() { printf '%s/src/tree-%s\n' "$CACHE" "$1"; }
+# Every tree has a root of its own, holding it as src/tree-main beside the
+# build/<config> directories of the configs that use it: the main tree's
+# root is $CACHE, another tree's $CACHE/trees/NAME.  Compile commands, made
+# relative by CCACHE_BASEDIR, are then the same in every tree wherever the
+# sources agree, so ccache shares all the objects the trees have in common
+# (a cold nokey or patches-check build after on is mostly cache hits).
+tree_root() {
+	if [[ $1 == main ]]; then
+		printf '%s\n' "$CACHE"
+	else
+		printf '%s/trees/%s\n' "$CACHE" "$1"
+	fi
+}
+
+tree_dir() { printf '%s/src/tree-main\n' "$(tree_root "$1")"; }
+
+# tree_build_dir TREE CONFIG: where CONFIG is built; kernel_build_dir
+# ($CACHE/build/CONFIG, what every other script reads) links to it.
+tree_build_dir() {
+	local out link
+	out=$(tree_root "$1")/build/$2
+	link=$(kernel_build_dir "$2")
+	if [[ $out != "$link" ]]; then
+		mkdir -p "$out" "$(dirname "$link")"
+		# A build from before trees had roots is a directory: replace it.
+		[[ -L $link || ! -e $link ]] || rm -rf "$link"
+		ln -sfn "$out" "$link"
+	fi
+	printf '%s\n' "$out"
+}
 
 cmd_tree() {
 	local name=$1 patches
@@ -188,7 +218,7 @@ build_one() {
 	tree=$(config_tree "$cfg")
 	cmd_tree "$tree"
 	src=$(tree_dir "$tree")
-	out=$(kernel_build_dir "$cfg")
+	out=$(tree_build_dir "$tree" "$cfg")
 	stamp="$(cat "$src/.blkinject-patches") $(build_inputs_hash "$cfg")"
 	if [[ -f $out/.blkinject-stamp && $(cat "$out/.blkinject-stamp") == "$stamp" &&
 		-f $out/arch/x86/boot/bzImage ]]; then
@@ -241,7 +271,7 @@ cmd_check() {
 	done
 	[[ $failed -eq 0 ]] || die "checkpatch found problems"
 	src=$(tree_dir check)
-	out=$(kernel_build_dir check)
+	out=$(tree_build_dir check check)
 	for ((i = 1; i <= n; i++)); do
 		log "[prefix $i/$n] ${patches[i - 1]##*/}"
 		sync_tree "$src" "${patches[@]:0:i}"
