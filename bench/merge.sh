@@ -9,7 +9,8 @@
 #              <date>-<accel>-merged); it must not exist
 #
 # The pieces must come from the same matrix (the settings in their
-# meta.json and their plan.txt agree), measure the same build of each
+# meta.json and their plan.txt agree), the same commit and QEMU (under
+# kvm and tcg also the same host CPU), measure the same build of each
 # config, and together hold every job of the plan exactly once.  meta.json
 # is the first piece's, with the matrix's CONFIGS, every config's build,
 # host keys that differ between pieces joined with " | ", and PIECES: each
@@ -24,11 +25,13 @@ DIE_STATUS=2
 # shellcheck source=bench/results.sh
 . "$BENCH_DIR/results.sh"
 
-# What makes two pieces parts of one matrix run.
-MATRIX_KEYS="ACCEL CONFIGS STATES BASELINE REPEATS SEED BOOTS WORKLOADS SOFTIRQ_WORKLOADS FIO_RUNTIME FIO_RAMP FIO_IOS PLUGIN KERNEL_SOURCE SERIES_SHA256"
+# What makes two pieces parts of one matrix run: the settings, the code
+# that measured (this project's commit, QEMU), and under kvm and tcg,
+# where the host's speed is in every number, the host's CPU.
+MATRIX_KEYS="ACCEL CONFIGS STATES BASELINE REPEATS SEED BOOTS WORKLOADS SOFTIRQ_WORKLOADS FIO_RUNTIME FIO_RAMP FIO_IOS PLUGIN KERNEL_SOURCE SERIES_SHA256 GIT_COMMIT QEMU"
 
 usage() {
-	sed -n '2,18s/^# \{0,1\}//p' "$0"
+	sed -n '2,19s/^# \{0,1\}//p' "$0"
 }
 
 # check_piece DIR: a piece of "bench.sh --job", or die saying what it lacks.
@@ -42,9 +45,10 @@ check_piece() {
 
 # check_same PIECE...: the pieces agree on the matrix and its plan.
 check_same() {
-	local first=$1 p k a b
+	local first=$1 p k a b keys=$MATRIX_KEYS
+	[[ $(meta_get "$first" ACCEL) == tcg-icount ]] || keys+=" HOST_CPU HOST_NPROC"
 	for p in "$@"; do
-		for k in $MATRIX_KEYS; do
+		for k in $keys; do
 			a=$(meta_get "$first" "$k") b=$(meta_get "$p" "$k")
 			[[ $a == "$b" ]] || die "$first and $p are not one matrix: $k is '$a' and '$b'"
 		done
