@@ -67,6 +67,9 @@ ROWS=$(
 4|-M goes with -K BZIMAGE|bench/run-guest -M modules.tar.gz /dev/null
 4|-K /no/such/bzImage: no such file|bench/run-guest -K /no/such/bzImage -M modules.tar.gz /dev/null
 4|-K bench/run-guest: not a bzImage|bench/run-guest -K bench/run-guest -M modules.tar.gz /dev/null
+1|usage: pack-build.sh CONFIG ARCHIVE|bench/pack-build.sh on
+1|unknown config 'bogus' (valid: |bench/pack-build.sh bogus $SCRATCH/x.tar
+1|config on is not built|bench/pack-build.sh on $SCRATCH/x.tar
 0|run-all.sh [-h]|bench/run-all.sh -h
 1|unknown argument 'quick'|bench/run-all.sh quick
 1|unknown config 'bogus' (valid: |CONFIGS=bogus bench/run-all.sh
