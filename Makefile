@@ -3,7 +3,7 @@
 #   make              deps, the bench configs' kernels, benchmark (with the
 #                     instruction counts), plots, report; prints report.txt
 #   make quick        the same for off and on in key-off, key-on-other and
-#                     rules-1, one repeat
+#                     rules-1, one repeat (bench/jobs/quick.job)
 #   make test         host-side checks, then the functional tests in QEMU
 #                     (builds TEST_CONFIGS: debug on)
 #   make help         every target and variable
@@ -11,15 +11,17 @@
 # Kernel trees, builds, images and ccache live in $(CACHE), never in git.
 
 CACHE        ?= $(CURDIR)/.cache
-# The configs of the benchmark matrix (bench, perf, kernels, run-all).
-CONFIGS      ?= off on on-nojl nokey
+# The benchmark matrix: a job file, bench/jobs/NAME.job or a path (make
+# quick: quick); CONFIGS, STATES, REPEATS, ... override its settings.
+JOB_FILE     ?= default
+# The configs of the matrix (bench, perf, kernels, run-all): the job file's.
+CONFIGS      ?= $(shell JOB_FILE='$(JOB_FILE)' bench/bench.sh --settings 2>/dev/null | sed -n 's/^CONFIGS=//p')
 # The configs the functional tests boot.
 TEST_CONFIGS ?= debug on
 CONFIG       ?= on
 # A results directory (results/<run>); default: the newest.
 RESULTS      ?= $(patsubst %/,%,$(dir $(lastword $(sort $(wildcard results/*/summary.csv)))))
-QUICK_STATES := key-off key-on-other rules-1
-export CACHE CONFIGS TEST_CONFIGS
+export CACHE CONFIGS TEST_CONFIGS JOB_FILE
 # The whole job's clock (progress lines) and the command recorded in meta.env.
 export BENCH_T0 := $(shell date +%s)
 export BENCH_COMMAND := $(strip make $(MAKEOVERRIDES) $(MAKECMDGOALS))
@@ -30,9 +32,9 @@ export BENCH_COMMAND := $(strip make $(MAKEOVERRIDES) $(MAKECMDGOALS))
 all: deps
 	bench/run-all.sh
 
+quick: JOB_FILE = quick
 quick: deps
-	CONFIGS="off on" STATES="$(QUICK_STATES)" REPEATS=$${REPEATS:-1} \
-		FIO_RUNTIME=$${FIO_RUNTIME:-1} FIO_RAMP=$${FIO_RAMP:-200ms} bench/run-all.sh
+	bench/run-all.sh
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -56,6 +58,7 @@ help:
 	@echo "  make boot-soak       30 debug boots, 2 at a time: any kernel report fails"
 	@echo "variables (make VAR=... or the environment):"
 	@echo "  CACHE=$(CACHE)"
+	@echo "  JOB_FILE=$(JOB_FILE)   the matrix (bench/jobs/*.job or a path; bench/bench.sh --settings)"
 	@echo "  CONFIGS='$(CONFIGS)'   the benchmark matrix (kernels, bench, perf, all)"
 	@echo "  TEST_CONFIGS='$(TEST_CONFIGS)'   what make test boots;  TESTS='001-readback ...'"
 	@echo "  CONFIG=$(CONFIG)   make shell;  RESULTS=$(RESULTS)   plots, report, disasm"

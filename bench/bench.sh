@@ -15,10 +15,17 @@
 #               config and state gets its own fresh boot (BOOTS=per-state),
 #               REPEATS=5 times, in a seeded random order.
 #
-#   bench.sh [-h]
-# Settings (environment):
+#   bench.sh [-h | --settings | --list | --job ID]
+#     --settings  the settings in effect, NAME=VALUE a line
+#     --list      the boots of the matrix, one job a line: "ID SEQ CONFIG
+#                 REPEAT STATES" (SEQ: its place in the plan)
+#     --job ID    run one job; its piece of results (no summary) goes to
+#                 RESULTS_ROOT/RUN_ID; bench/merge.sh joins the pieces
+# Settings: the job file JOB_FILE (bench/jobs/NAME.job or a path; default
+# default), each overridden by the environment variable of the same name:
 #   CONFIGS="off on on-nojl nokey"   configs of the matrix
 #   STATES="key-off key-on-other rules-1 rules-10 rules-100 rules-1000 match-chance"
+#   BASELINE="off off"                the row every other is compared with
 #   WORKLOADS="randread-qd1 randread-qd32"     fio jobs in bench/fio
 #   SOFTIRQ_WORKLOADS="randread-qd1"   also run with irqmode=1 in off and key-off
 #   FIO_RUNTIME=2 FIO_RAMP=500ms       per workload, in guest seconds
@@ -27,7 +34,7 @@
 #   BOOTS=per-config|per-state         default: per-config under tcg-icount
 #   PLUGIN=1 FIO_IOS=20000 PERF_RECORD=1   tcg-icount only: counts, annotate
 #   RUN_TIMEOUT=600                    seconds per state and boot
-# Output: results/RUN_ID/ with runs.csv, summary.csv, summary.json, meta.env,
+# Output: results/RUN_ID/ with runs.csv, summary.csv, summary.json, meta.json,
 # plan.txt (the boots in order), raw.tar.xz (fio JSON and plugin counts of
 # every boot) and annotate/.  The results directory is printed on stdout at
 # the end.  Exit status 1 when any boot failed (after writing everything).
@@ -37,24 +44,20 @@ shopt -s inherit_errexit
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+MODE=all JOB_ID=''
 case ${1:-} in
--h | --help) sed -n '2,33s/^# \{0,1\}//p' "$0"; exit 0 ;;
+-h | --help) sed -n '2,43s/^# \{0,1\}//p' "$0"; exit 0 ;;
+--settings | --list) MODE=${1#--} ;;
+--job) MODE=job JOB_ID=${2:-} ;;
 '') ;;
-*) die "unknown argument '$1' (bench.sh takes settings from the environment; see bench.sh -h)" ;;
+*) die "unknown argument '$1' (valid: -h, --settings, --list, --job ID; settings come from the job file and the environment, see bench.sh -h)" ;;
 esac
+[[ $MODE != job || ($# == 2 && -n $JOB_ID) ]] || die "usage: bench.sh --job ID (bench.sh --list prints the IDs)"
+[[ $MODE == job || $# -le 1 ]] || die "unexpected argument '$2' after $1"
 [[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
 # shellcheck source=bench/results.sh
 . "$BENCH_DIR/results.sh"
-
-WORKLOADS=${WORKLOADS-randread-qd1 randread-qd32}
-SOFTIRQ_WORKLOADS=${SOFTIRQ_WORKLOADS-randread-qd1}
-FIO_RUNTIME=${FIO_RUNTIME:-2}
-FIO_RAMP=${FIO_RAMP:-500ms}
-FIO_IOS=${FIO_IOS:-20000}
-SEED=${SEED:-1}
-RUN_TIMEOUT=${RUN_TIMEOUT:-600}
-PLUGIN=${PLUGIN:-1}
-PERF_RECORD=${PERF_RECORD:-1}
+job_load
 METRICS=(iops lat_ns lat_p50_ns lat_p99_ns lat_p999_ns io_errors)
 COUNTED=count-randread-qd1
 
@@ -73,8 +76,8 @@ check_settings() {
 	[[ ${REPEATS:-1} -ge 1 ]] || die "REPEATS must be at least 1"
 	[[ $PLUGIN == [01] && $PERF_RECORD == [01] ]] || die "PLUGIN and PERF_RECORD are 0 or 1"
 	[[ -n $WORKLOADS || $FIO_IOS != 0 ]] || die "nothing to measure: WORKLOADS is empty and FIO_IOS=0"
-	# shellcheck disable=SC2086 # a list of words
-	check_built $CONFIGS
+	[[ -z ${BOOTS:-} || $BOOTS == per-state || $BOOTS == per-config ]] ||
+		die "BOOTS=$BOOTS: valid are auto, per-config, per-state"
 }
 
 # states_of CONFIG: the states a config is measured in ("off" has one).
@@ -226,11 +229,22 @@ one_boot() {
 	[[ $status == 0 ]]
 }
 
-main() {
-	local dir n seq cfg rep states failed=0
-	local -a plan
-	check_settings
-	ACCEL_USED=$("$BENCH_DIR/run-guest" -A -c "${CONFIGS%% *}" -a "${ACCEL:-auto}")
+# settings: what the job file and the environment make of each setting.
+print_settings() {
+	local k
+	printf 'JOB_FILE=%s\n' "$(job_file_path "${JOB_FILE:-default}")"
+	for k in $JOB_KEYS; do printf '%s=%s\n' "$k" "${!k-auto}"; done
+}
+
+# choose_boots: the accelerator and what follows from it.  Only auto
+# probes (with a boot of the first config), so with ACCEL set a lab's
+# controller lists the jobs without any kernel.
+choose_boots() {
+	if [[ ${ACCEL:-auto} != auto ]]; then
+		ACCEL_USED=$ACCEL
+	else
+		ACCEL_USED=$("$BENCH_DIR/run-guest" -A -c "${CONFIGS%% *}" -a "${ACCEL:-auto}")
+	fi
 	if [[ $ACCEL_USED == tcg-icount ]]; then
 		BOOTS=${BOOTS:-per-config} REPEATS=${REPEATS:-2} COUNT_IOS=$FIO_IOS
 	else
@@ -239,31 +253,79 @@ main() {
 	[[ $BOOTS == per-state || ($BOOTS == per-config && $ACCEL_USED == tcg-icount) ]] ||
 		die "BOOTS=$BOOTS: valid are per-state, and per-config under tcg-icount only (a boot's history changes kvm and tcg numbers)"
 	[[ $COUNT_IOS != 0 || -n $WORKLOADS ]] || die "nothing to measure under $ACCEL_USED: WORKLOADS is empty"
+}
+
+main() {
+	local dir line plan_file
+	local -a boots
+	check_settings
+	if [[ $MODE == settings ]]; then
+		print_settings
+		return
+	fi
+	choose_boots
+	plan_file=$(mktemp)
+	make_plan >"$plan_file"
+	if [[ $MODE == list ]]; then
+		plan_jobs "$BOOTS" <"$plan_file"
+		rm -f "$plan_file"
+		return
+	fi
+	if [[ $MODE == job ]]; then
+		line=$(plan_jobs "$BOOTS" <"$plan_file" | awk -v id="$JOB_ID" '$1 == id { $1 = ""; sub(/^ /, ""); print }')
+		[[ -n $line ]] || die "unknown job '$JOB_ID' under $ACCEL_USED (valid: $(plan_jobs "$BOOTS" <"$plan_file" | cut -d' ' -f1 | one_line))"
+		boots=("$line")
+		check_built "$(cut -d' ' -f2 <<<"$line")"
+	else
+		mapfile -t boots <"$plan_file"
+		# shellcheck disable=SC2086 # a list of words
+		check_built $CONFIGS
+	fi
 	log "bench: accelerator $ACCEL_USED, $BOOTS boots"
 	[[ $COUNT_IOS == 0 || $PLUGIN == 0 ]] || PLUGIN_SO=$(plugin_so)
-	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED}
+	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED${JOB_ID:+-$JOB_ID}}
 	dir=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
 	[[ ! -e $dir ]] || die "$dir exists already"
 	mkdir -p "$dir/raw"
+	mv "$plan_file" "$dir/plan.txt"
+	start_meta "$dir"
+	run_boots "$dir" "${boots[@]}"
+}
+
+# start_meta DIR: meta.json; a job's piece names its job and the build
+# of its own config only (a lab host may have built no other).
+start_meta() {
+	local dir=$1 all=$CONFIGS
+	[[ $MODE != job ]] || CONFIGS=${JOB_ID%%.*}
 	write_meta "$dir" "$ACCEL_USED" "$BENCH_COMMAND" "REPEATS=$REPEATS" "SEED=$SEED" \
 		"FIO_RUNTIME=$FIO_RUNTIME" "FIO_RAMP=$FIO_RAMP" "WORKLOADS=$WORKLOADS" \
-		"SOFTIRQ_WORKLOADS=$SOFTIRQ_WORKLOADS" "BOOTS=$BOOTS" "FIO_IOS=$COUNT_IOS" "PLUGIN=$PLUGIN"
-	make_plan >"$dir/plan.txt"
-	mapfile -t plan <"$dir/plan.txt"
-	n=${#plan[@]}
+		"SOFTIRQ_WORKLOADS=$SOFTIRQ_WORKLOADS" "BOOTS=$BOOTS" "FIO_IOS=$COUNT_IOS" "PLUGIN=$PLUGIN" \
+		"JOB_FILE=$(basename "$(job_file_path "${JOB_FILE:-default}")")"
+	CONFIGS=$all
+	[[ $MODE != job ]] || meta_set "$dir" CONFIGS "$CONFIGS"
+	[[ $MODE != job ]] || meta_set "$dir" JOB_ID "$JOB_ID"
+}
+
+# run_boots DIR PLAN_LINE...: boot each, then raw.tar.xz; a whole run
+# also summarises, a job leaves that to bench/merge.sh.
+run_boots() {
+	local dir=$1 n seq cfg rep states failed=0 line
+	shift
+	n=$(wc -l <"$dir/plan.txt")
 	job_plan_start "$dir/job-plan"
-	while read -r seq cfg rep states; do
+	for line in "$@"; do
+		read -r seq cfg rep states <<<"$line"
 		printf '%s#%s %s\n' "$(boot_key "$cfg" "$states")" "$seq" "$(boot_estimate "$cfg" "$states")"
-	done <"$dir/plan.txt" >"$dir/boots-plan"
+	done >"$dir/boots-plan"
 	if [[ -s $JOB_PLAN ]]; then
 		job_plan_replace bench <"$dir/boots-plan"
 	else
 		cp "$dir/boots-plan" "$JOB_PLAN"
 	fi
 	rm -f "$dir/boots-plan"
-	log "bench: $n boots under $ACCEL_USED into $dir"
+	log "bench: $# of $n boots under $ACCEL_USED into $dir"
 	printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$dir/runs.csv"
-	for line in "${plan[@]}"; do
+	for line in "$@"; do
 		read -r seq cfg rep states <<<"$line"
 		job_step "$(boot_key "$cfg" "$states")#$seq" "bench $cfg/${states//,/ } (boot $seq/$n, repeat $rep/$REPEATS)"
 		one_boot "$seq" "$cfg" "$rep" "$states" "$dir" || failed=$((failed + 1))
@@ -272,10 +334,12 @@ main() {
 	tar -C "$dir" -cJf "$dir/raw.tar.xz" raw
 	rm -rf "$dir/raw"
 	[[ $JOB_PLAN != "$dir/job-plan" ]] || rm -f "$JOB_PLAN"*
-	summarise "$dir"
-	log "bench: $dir/summary.csv"
+	if [[ $MODE == all ]]; then
+		summarise "$dir"
+		log "bench: $dir/summary.csv"
+	fi
 	printf '%s\n' "$dir"
-	((failed == 0)) || die "$failed of $n boots failed (see $dir/failures.txt); their rows are marked failed"
+	((failed == 0)) || die "$failed of $# boots failed (see $dir/failures.txt); their rows are marked failed"
 }
 
 # boot_estimate CONFIG STATES: seconds, from the last boot like it or a

@@ -5,6 +5,10 @@
 #                            their shared-library closure), our static guest
 #                            tools and /init: base.cpio
 #   image.sh modules CONFIG  the config's kernel modules: modules-CONFIG.cpio
+#   image.sh modules-archive ARCHIVE
+#                            the modules of a prebuilt kernel (a tar of the
+#                            modules_install tree, lib/modules/RELEASE):
+#                            modules-archive-HASH.cpio, its path on stdout
 #
 # The runner concatenates them with a per-run archive (the kernel accepts
 # concatenated cpio archives).  Each piece is rebuilt only when an input
@@ -117,12 +121,36 @@ cmd_modules() {
 	printf '%s\n' "$stamp" >"$out.hash"
 }
 
+# cmd_modules_archive ARCHIVE: lib/modules of ARCHIVE (and nothing else
+# in it) as a cpio piece, kept by the archive's hash.
+cmd_modules_archive() {
+	local archive=$1 hash out root tmp
+	hash=$(sha256sum <"$archive" | cut -c1-16)
+	out=$IMAGE_DIR/modules-archive-$hash.cpio
+	if [[ ! -f $out ]]; then
+		log "image: packing the modules of $archive"
+		mkdir -p "$IMAGE_DIR"
+		tmp=$(mktemp -d "$IMAGE_DIR/unpack.XXXXXX")
+		tar -C "$tmp" -xf "$archive" --no-same-owner || die "cannot unpack $archive"
+		[[ -d $tmp/lib/modules ]] || die "$archive has no lib/modules"
+		root=$(mktemp -d "$IMAGE_DIR/mod.XXXXXX")
+		mkdir "$root/lib"
+		mv "$tmp/lib/modules" "$root/lib/modules"
+		rm -rf "$tmp"
+		find "$root/lib/modules" -maxdepth 2 \( -name build -o -name source \) -type l -delete
+		pack_cpio "$root" "$out"
+		rm -rf "$root"
+	fi
+	printf '%s\n' "$out"
+}
+
 main() {
 	case ${1:-} in
 	base) cmd_base ;;
 	modules) [[ $# -eq 2 ]] || die "usage: image.sh modules CONFIG"; check_configs "$2"; cmd_modules "$2" ;;
-	-h | --help) sed -n '2,10s/^# \{0,1\}//p' "$0" ;;
-	*) die "usage: image.sh base | modules CONFIG" ;;
+	modules-archive) [[ $# -eq 2 && -f $2 ]] || die "usage: image.sh modules-archive ARCHIVE (a file)"; cmd_modules_archive "$2" ;;
+	-h | --help) sed -n '2,14s/^# \{0,1\}//p' "$0" ;;
+	*) die "usage: image.sh base | modules CONFIG | modules-archive ARCHIVE" ;;
 	esac
 }
 

@@ -2,10 +2,11 @@
 # Shared by the benchmark and perf drivers: the matrix, result metadata,
 # block splitting and summaries.  Needs bench/lib.sh.
 
-CONFIGS=${CONFIGS:-off on on-nojl nokey}
-STATES=${STATES:-key-off key-on-other rules-1 rules-10 rules-100 rules-1000 match-chance}
-# The row every other row is compared with: "CONFIG STATE".
-BASELINE=${BASELINE:-off off}
+# shellcheck source=bench/jobfile.sh
+. "$BENCH_DIR/jobfile.sh"
+# The matrix's configs and states, and the row every other row is compared
+# with ("CONFIG STATE"): from the job file unless the environment sets them.
+job_load CONFIGS STATES BASELINE
 
 # Functions the insncount plugin counts (those a kernel lacks are left out).
 PLUGIN_FUNCS=(submit_bio_noacct_nocheck __blk_error_inject submit_bio_noacct should_fail_bio blk_mq_submit_bio)

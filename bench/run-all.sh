@@ -5,10 +5,12 @@
 #
 #   run-all.sh [-h]
 #
-# Settings pass through to bench.sh and perf.sh (CONFIGS, STATES, REPEATS,
-# ACCEL, FIO_RUNTIME, ...; see bench/bench.sh -h).  One progress line per
-# step, builds and boots alike, with the whole job's elapsed time and ETA.
-# Exit status 1 when a build or any boot failed (after writing everything).
+# The matrix is the job file JOB_FILE (default bench/jobs/default.job);
+# settings in the environment override it and pass through to bench.sh
+# and perf.sh (CONFIGS, STATES, REPEATS, ACCEL, ...; bench.sh -h).  One
+# progress line per step, builds and boots alike, with the whole job's
+# elapsed time and ETA.  Exit status 1 when a build or any boot failed
+# (after writing everything).
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -16,15 +18,14 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/lib.sh"
 
 case ${1:-} in
--h | --help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
+-h | --help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
 '') ;;
 *) die "unknown argument '$1' (run-all.sh takes settings from the environment; see run-all.sh -h)" ;;
 esac
 [[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
-CONFIGS=${CONFIGS:-off on on-nojl nokey}
-export CONFIGS
 # shellcheck source=bench/results.sh
 . "$BENCH_DIR/results.sh"
+export CONFIGS
 
 # build_estimate CONFIG: a stamped build only checks; else a cold build.
 build_key() {

@@ -39,7 +39,7 @@ ROWS=$(
 0|perf.sh [-h]|perf-scripts/perf.sh --help
 1|unknown argument 'bogus'|perf-scripts/perf.sh bogus
 1|unknown state 'bogus' (valid: |STATES=bogus perf-scripts/perf.sh
-0|bench.sh [-h]|bench/bench.sh -h
+0|bench.sh [-h | --settings | --list | --job ID]|bench/bench.sh -h
 1|unknown argument '--repeats=2'|bench/bench.sh --repeats=2
 1|unknown state 'bogus' (valid: off key-off key-on-other rules-N|STATES=bogus bench/bench.sh
 1|unknown state 'rules-0' (valid: |STATES=rules-0 bench/bench.sh
@@ -49,6 +49,27 @@ ROWS=$(
 1|REPEATS=two: expected a number|REPEATS=two bench/bench.sh
 1|PLUGIN and PERF_RECORD are 0 or 1|PLUGIN=yes bench/bench.sh
 1|BENCH_CONFIGS is now CONFIGS|BENCH_CONFIGS=on bench/bench.sh
+1|usage: bench.sh --job ID (bench.sh --list prints the IDs)|bench/bench.sh --job
+1|unknown argument '--lists' (valid: -h, --settings, --list, --job ID|bench/bench.sh --lists
+1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on bench/bench.sh --job bogus
+1|unknown job file 'bogus' (valid: default quick, or the path of a .job file)|JOB_FILE=bogus bench/bench.sh --list
+1|bad.job:2: expected NAME = VALUE, got "CONFIGS off"|printf '# a typo\nCONFIGS off\n' >$SCRATCH/bad.job && JOB_FILE=$SCRATCH/bad.job bench/bench.sh --list
+1|typo.job:1: unknown setting CONFIG (valid: CONFIGS STATES|printf 'CONFIG = on\n' >$SCRATCH/typo.job && JOB_FILE=$SCRATCH/typo.job bench/bench.sh --list
+1|twice.job:2: REPEATS set twice|printf 'REPEATS = 1\nREPEATS = 2\n' >$SCRATCH/twice.job && JOB_FILE=$SCRATCH/twice.job bench/bench.sh --settings
+1|BOOTS=sometimes: valid are auto, per-config, per-state|BOOTS=sometimes bench/bench.sh --list
+2|usage: merge.sh [-o DIR] PIECE...|bench/merge.sh
+2|results/no-such-run is not a piece of bench.sh --job (no meta.json)|bench/merge.sh results/no-such-run
+2|a whole run needs no merge|bench/merge.sh ${NEWEST%/}
+1|usage: export-kcidb.sh RESULTS_DIR|bench/export-kcidb.sh
+1|results/no-such-run is not a results directory (no summary.json|bench/export-kcidb.sh results/no-such-run
+1|KCIDB_ORIGIN=My-Lab: KCIDB origins are [a-z0-9_]+|KCIDB_ORIGIN=My-Lab bench/export-kcidb.sh ${NEWEST%/}
+4|-K needs -M ARCHIVE|bench/run-guest -K bench/run-guest /dev/null
+4|-M goes with -K BZIMAGE|bench/run-guest -M modules.tar.gz /dev/null
+4|-K /no/such/bzImage: no such file|bench/run-guest -K /no/such/bzImage -M modules.tar.gz /dev/null
+4|-K bench/run-guest: not a bzImage|bench/run-guest -K bench/run-guest -M modules.tar.gz /dev/null
+1|usage: pack-build.sh CONFIG ARCHIVE|bench/pack-build.sh on
+1|unknown config 'bogus' (valid: |bench/pack-build.sh bogus $SCRATCH/x.tar
+1|config on is not built|bench/pack-build.sh on $SCRATCH/x.tar
 0|run-all.sh [-h]|bench/run-all.sh -h
 1|unknown argument 'quick'|bench/run-all.sh quick
 1|unknown config 'bogus' (valid: |CONFIGS=bogus bench/run-all.sh
@@ -96,6 +117,25 @@ check_failing_bench() {
 	fi
 }
 
+# -M archives that do not fit a real bzImage (the cached build of on).
+check_bad_archives() {
+	local bz=$REAL_CACHE/build/on/arch/x86/boot/bzImage release
+	if [[ ! -f $bz ]]; then
+		printf 'skip  (config on not built) run-guest -M with a bad archive\n'
+		return
+	fi
+	release=$(cat "$REAL_CACHE/build/on/include/config/kernel.release")
+	mkdir -p "$SCRATCH/mods/lib/modules/0.0-other"
+	: >"$SCRATCH/mods/lib/modules/0.0-other/modules.dep"
+	tar -C "$SCRATCH/mods" -czf "$SCRATCH/other.tar.gz" lib
+	tar -C "$SCRATCH/mods" -czf "$SCRATCH/empty.tar.gz" --files-from /dev/null
+	check 4 "-M /etc/hostname: not a tar archive" "bench/run-guest -K $bz -M /etc/hostname /dev/null"
+	check 4 "-M $SCRATCH/empty.tar.gz: no lib/modules/RELEASE/modules.dep in it" \
+		"bench/run-guest -K $bz -M $SCRATCH/empty.tar.gz /dev/null"
+	check 4 "-M $SCRATCH/other.tar.gz: modules for 0.0-other, but -K $bz is $release" \
+		"bench/run-guest -K $bz -M $SCRATCH/other.tar.gz /dev/null"
+}
+
 main() {
 	local want text cmd
 	while IFS='|' read -r want text cmd; do
@@ -106,6 +146,7 @@ main() {
 		printf 'FAIL  a bad config name still made %s\n' "$SCRATCH/cache/src"
 		FAILED=$((FAILED + 1))
 	fi
+	check_bad_archives
 	check_failing_bench
 	printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
 	[[ $FAILED == 0 ]]

@@ -30,13 +30,18 @@ result() {
 
 # host_test NAME COMMAND...: a host-side test passes when COMMAND exits 0.
 host_test() {
-	local name=$1 logfile
-	shift
+	command_test host "$@"
+}
+
+# command_test KIND NAME COMMAND...: KIND/NAME passes when COMMAND exits 0.
+command_test() {
+	local name=$1/$2 logfile
+	shift 2
 	logfile=$(mktemp)
 	if "$@" >"$logfile" 2>&1; then
-		result "host/$name" PASS
+		result "$name" PASS
 	else
-		result "host/$name" FAIL "(last lines below)"
+		result "$name" FAIL "(last lines below)"
 		tail -n 15 "$logfile" | sed 's/^/    /'
 	fi
 	rm -f "$logfile"
@@ -84,6 +89,7 @@ run_host_tests() {
 	host_test "C tools build with -Wall -Wextra -Werror" build_c_tools
 	host_test "checkpatch --strict on every patch" checkpatch_series
 	host_test "bad input: a clear error and a non-zero exit" bash "$REPO_DIR/tests/bad-input.sh"
+	host_test "KCIDB export of a committed run" bash "$TESTS_DIR/export-kcidb.sh"
 	seed_overlap_test
 }
 
@@ -132,6 +138,14 @@ run_runner_tests() {
 	rm -f "$script"
 }
 
+# How a lab runs the matrix, with the build of on: a prebuilt kernel and
+# a modules archive (one boot), and the matrix in two shards merged
+# against one run of it (4 boots under tcg-icount).
+run_lab_tests() {
+	command_test lab "run-guest -K/-M boots a prebuilt kernel" bash "$TESTS_DIR/prebuilt-kernel.sh"
+	command_test lab "two shards merged equal one run" bash "$TESTS_DIR/shard-merge.sh"
+}
+
 # run_guest_tests CONFIG: boot once, run every test, report each.
 run_guest_tests() {
 	local cfg=$1
@@ -169,6 +183,7 @@ main() {
 	# shellcheck disable=SC2086
 	"$BENCH_DIR/kernel.sh" build $TEST_CONFIGS
 	[[ " $TEST_CONFIGS " != *" on "* ]] || run_runner_tests
+	[[ " $TEST_CONFIGS " != *" on "* ]] || run_lab_tests
 	for cfg in $TEST_CONFIGS; do
 		run_guest_tests "$cfg"
 	done

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# bench/export-kcidb.sh on a committed results directory: valid JSON in
+# the shape of KCIDB's schema v5.3 (version, IDs with the origin, paths
+# and statuses as the schema allows them), one test per summary.csv row
+# with its median as the number, one build per config, each test on a
+# build and each build on the checkout, FAIL exactly where a gating
+# metric's verdict is slower.
+#
+#   tests/export-kcidb.sh [RESULTS_DIR]      exit 1 on a failure
+set -euo pipefail
+shopt -s inherit_errexit
+
+TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/lib/assert.sh
+. "$TESTS_DIR/lib/assert.sh"
+REPO_DIR=$(cd "$TESTS_DIR/.." && pwd)
+# the make quick run at 2bc5007: off and on, three states, verdicts of every kind
+RUN=${1:-$REPO_DIR/results/20261203-155806-tcg-icount}
+OUT=$(mktemp)
+trap 'rm -f "$OUT"' EXIT
+
+# summary_col NAME: a column of summary.csv by its header name.
+summary_col() {
+	awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$RUN/summary.csv"
+}
+
+jq_true() {
+	jq -e "$1" "$OUT" >/dev/null
+}
+
+main() {
+	local rows fails
+	"$REPO_DIR/bench/export-kcidb.sh" "$RUN" >"$OUT"
+	check "valid JSON, an object" jq_true 'type == "object"'
+	check "schema version 5.3" jq_true '.version == {major: 5, minor: 3}'
+	rows=$(($(wc -l <"$RUN/summary.csv") - 1))
+	check "one test per summary.csv row ($rows)" jq_true "(.tests | length) == $rows"
+	check "one build per config" jq_true "(.builds | map(.config_name)) == $(summary_col config | sort -u | jq -R . | jq -sc .)"
+	check "the medians are the tests' numbers, in order" \
+		test "$(jq -r '.tests[] | .number.value' "$OUT" | jq -s -c .)" == "$(summary_col median | jq -s -c .)"
+	check "one checkout; every build on it, every test on a build" jq_true '
+		(.checkouts | length) == 1 and ([.builds[].checkout_id] | unique) == [.checkouts[0].id] and
+		([.tests[].build_id] - [.builds[].id]) == []'
+	# shellcheck disable=SC2016 # jq variables
+	check "IDs: origin, colon; origins [a-z0-9_]+; IDs unique" jq_true '
+		[.checkouts[], .builds[], .tests[]] | all(.origin | test("^[a-z0-9_]+$")) and
+		all(.origin as $o | .id | startswith($o + ":")) and
+		(map(.id) | length) == (map(.id) | unique | length)'
+	check "paths: blkinject.STATE.WORKLOAD.METRIC, KCIDB path syntax" jq_true '
+		all(.tests[]; .path | test("^blkinject(\\.[a-zA-Z0-9_-]+){3}$"))'
+	check "statuses from KCIDB's list" jq_true '
+		all(.tests[], .builds[]; .status | IN("FAIL", "ERROR", "MISS", "PASS", "DONE", "SKIP"))'
+	check "no null anywhere (KCIDB allows none)" jq_true '[.. | select(. == null)] | length == 0'
+	fails=$(paste -d, <(summary_col gates) <(summary_col verdict) | grep -c '^yes,slower$' || true)
+	check "FAIL exactly for gating rows judged slower ($fails)" jq_true "([.tests[] | select(.status == \"FAIL\")] | length) == $fails"
+	check "units: IOPS, ns, insn/call" jq_true '
+		[.tests[] | select(.misc.metric == "iops" or .misc.metric == "lat_ns" or .misc.metric == "insns_per_call") |
+			.number.unit] | unique == ["IOPS", "insn/call", "ns"]'
+	finish
+}
+
+main "$@"
