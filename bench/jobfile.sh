@@ -50,8 +50,8 @@ job_settings() {
 }
 
 # job_load [KEY...]: set each KEY (default: all) that the environment does
-# not set from the job file.  "auto" (REPEATS, BOOTS) stays unset: the
-# driver chooses by accelerator.
+# not set from the job file.  "auto" (REPEATS, BOOTS, FIO_RUNTIME,
+# FIO_RAMP) stays unset: the driver chooses by accelerator.
 job_load() {
 	local keys=${*:-$JOB_KEYS} job file settings k v
 	local -A value=()
