@@ -63,7 +63,7 @@ help:
 	@echo "  TEST_CONFIGS='$(TEST_CONFIGS)'   what make test boots;  TESTS='001-readback ...'"
 	@echo "  CONFIG=$(CONFIG)   make shell;  RESULTS=$(RESULTS)   plots, report, disasm"
 	@echo "  STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS BOOTS FIO_RUNTIME FIO_RAMP FIO_IOS"
-	@echo "  PLUGIN PERF_RECORD SEED RUN_ID RUN_TIMEOUT PERF_REPEATS   (bench/bench.sh -h)"
+	@echo "  PLUGIN PERF_RECORD SEED RUN_ID RUN_TIMEOUT PERF_REPEATS GUEST_JOBS   (bench/bench.sh -h)"
 	@echo "  ACCEL=auto|kvm|tcg|tcg-icount   auto: kvm where it works, else tcg-icount"
 	@echo "  BASE NEW THRESHOLD   make compare"
 	@echo "  BASELINE='off off'   the row every other is compared with"
