@@ -121,7 +121,7 @@ peers: deps
 	bench/peers.sh
 
 views: deps
-	bench/kernel.sh build $(CONFIGS) $(if $(filter all layout,$(or $(VIEWS),all)),off off-layout)
+	bench/kernel.sh build $(CONFIGS) $(if $(filter all layout,$(or $(VIEWS),all)),$(filter-out $(CONFIGS),off off-layout))
 	d=$$(bench/views.sh $(or $(VIEWS),all)) && plots/make-plots.sh $$d && \
 		plots/make-view-plots.sh $$d && bench/report.sh $$d
 
