@@ -45,7 +45,8 @@ pivot() {
 			if (!(row in seen)) { seen[row] = 1; rows[++n] = row }
 			cell = $c["median"] == "" ? $c["verdict"] : sprintf("%.6g", $c["median"])
 			if ($c["rel_change_pct"] != "") {
-				f = floor_of($3, $4)
+				# the layout rows are the floor itself
+				f = $1 == "off-layout" ? "" : floor_of($3, $4)
 				cell = cell sprintf(" (%+.3f%%%s)", $c["rel_change_pct"], f == "" ? "" : sprintf("; floor %.3f%%", f))
 			}
 			v[row, $4] = cell
@@ -73,11 +74,11 @@ pivot() {
 gate_share() {
 	awk -F, -v base="$(meta BASELINE)" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ k = $1 SUBSEP $2 SUBSEP $3 }
-		$4 == "insns_per_call" { ipc[k] = $c["median"] }
-		$4 == "calls_per_io" { cpi[k] = $c["median"] }
-		$4 == "iowq_punts_per_io" { punt[k] = $c["median"] }
-		$4 == "insns_per_io" { rows[++n] = k; ipio[k] = $c["median"] }
+		{ r = $1 SUBSEP $2 SUBSEP $3 }
+		$4 == "insns_per_call" { ipc[r] = $c["median"] }
+		$4 == "calls_per_io" { cpi[r] = $c["median"] }
+		$4 == "iowq_punts_per_io" { punt[r] = $c["median"] }
+		$4 == "insns_per_io" { rows[++n] = r; ipio[r] = $c["median"] }
 		END {
 			split(base, b, " ")
 			print "| config | state | workload | instructions per I/O | gate instructions per call | calls per I/O | io-wq punts per I/O | gate share of the I/O |"
