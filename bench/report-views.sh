@@ -7,17 +7,20 @@
 # FLOOR_AWK: floor_of(WORKLOAD, METRIC), the layout noise floor in percent
 # for a guest-time metric ("" if the run has none), from the file FLOORS
 # names: the workload's own off/off-layout difference if the run has both
-# on it, else the largest difference of that metric over the layout view's
-# workloads, else (pread, switch: metrics the layout view does not
+# on it, else that metric's difference on the layout view's workload of the
+# same depth class (qd1, or deeper: the layout view runs randread-qd1 and
+# randread-qd32), else (pread, switch: metrics the layout view does not
 # measure) the largest over its iops, insns_per_io and lat_ns.
 FLOOR_AWK='
 	function abs(x) { return x < 0 ? -x : x }
-	function load_floors(   l, f, k) {
+	function depth(w) { return w ~ /-qd1$/ ? "qd1" : "deeper" }
+	function load_floors(   l, f, d) {
 		while ((getline l < floors) > 0) {
 			split(l, f, " ")
 			fl[f[1], f[2]] = abs(f[3])
 			if (f[1] ~ /^layout-/) {
-				if (!(f[2] in lay) || abs(f[3]) > lay[f[2]]) lay[f[2]] = abs(f[3])
+				d = depth(f[1])
+				if (!((d, f[2]) in lay) || abs(f[3]) > lay[d, f[2]]) lay[d, f[2]] = abs(f[3])
 				if (f[2] ~ /^(iops|insns_per_io|lat_ns)$/ && abs(f[3]) > mean_floor) mean_floor = abs(f[3])
 				any_layout = 1
 			}
@@ -26,7 +29,7 @@ FLOOR_AWK='
 	function floor_of(w, m) {
 		if (!index(" " kinds " ", " " m " ")) return ""
 		if ((w, m) in fl) return fl[w, m]
-		if (m in lay) return lay[m]
+		if ((depth(w), m) in lay) return lay[depth(w), m]
 		return any_layout ? mean_floor : ""
 	}'
 
@@ -102,8 +105,11 @@ floor_line() {
 		BEGIN {
 			load_floors()
 			n = split(kinds, k, " ")
-			for (i = 1; i <= n; i++) if (k[i] in lay) s = s sprintf("%s`%s` %.3f%%", s == "" ? "" : ", ", k[i], lay[k[i]])
-			print s
+			for (i = 1; i <= n; i++)
+				if (("qd1", k[i]) in lay)
+					s = s sprintf("%s`%s` %.3f%% (qd1) / %.3f%% (deeper)", s == "" ? "" : ", ", k[i],
+						lay["qd1", k[i]], lay["deeper", k[i]])
+			print s "; metrics it does not measure (pread, switch): " sprintf("%.3f%%", mean_floor)
 		}'
 }
 
@@ -131,7 +137,7 @@ views_sections() {
 	printf '## Views of the hot path (bench/views.sh: %s)\n\n' "$(meta VIEWS)"
 	printf 'Each view boots every config x state once per repeat; in the tables a value is the median, in parentheses its change against `%s` on the same workload. Under `tcg-icount` every guest-time value is an instruction count (1 ns = 1 instruction, all vCPUs together), so one repeat suffices; under `kvm`/`tcg` the same script needs `REPEATS>=4` for a verdict.\n\n' "$(meta BASELINE)"
 	if has_workload '^layout-'; then
-		printf 'Beside each change of a guest-time metric, `floor` is the layout noise floor (section *Layout noise floor* below): how far two `off` builds that differ only in code layout are apart on that metric; a change below it says nothing about the code. Per metric: %s.\n\n' "$(floor_line)"
+		printf 'Beside each change of a guest-time metric, `floor` is the layout noise floor (section *Layout noise floor* below): how far two `off` builds that differ only in code layout are apart on that metric; a change below it says nothing about the code. A workload the layout view did not run gets the floor of its depth class (qd1, or deeper). Per metric: %s.\n\n' "$(floor_line)"
 	else
 		printf 'This run has no layout noise floor (`bench/views.sh layout`): a guest-time change here has no floor beside it.\n\n'
 	fi
@@ -145,9 +151,9 @@ views_sections() {
 		printf '1 vCPU, null_blk `poll_queues=1`: pvsync2 with `hipri` at depth 1, and io_uring with `hipri` (IOPOLL), fixed buffers, registered files and non-vectored reads at depth 128 in batches of 32 (t/io_uring'"'"'s settings).\n\n'
 		pivot '^poll-' iops insns_per_io lat_p50_ns lat_p99_ns lat_p999_ns
 	fi
-	if grep -q ',insns_per_io,' "$DIR/summary.csv" && grep -q -- '-all,insns_per_call,' "$DIR/summary.csv"; then
+	if grep -q ',insns_per_io,' "$DIR/summary.csv" && grep -Eq '^[^,]*,[^,]*,(mq|poll|randread)-[^,]*,insns_per_call,' "$DIR/summary.csv"; then
 		printf '### The gate'"'"'s share of each workload'"'"'s instructions\n\n'
-		printf 'Gate instructions per call = instructions per call of `submit_bio_noacct_nocheck` in this row minus the baseline'"'"'s on the same workload (QEMU plugin, counted between two marks around the fio run); calls per I/O: calls in that window over the reads nullb0 completed in it (`/sys/block/nullb0/stat`, fio'"'"'s ramp_time included as in the count); io-wq punts per I/O: entries of `io_wq_submit_work` over the same reads. Where io_uring'"'"'s non-blocking issue finds no free tag (qd128 on a 64-tag null_blk queue) the bio ends with `BLK_STS_AGAIN` and io_uring issues the request again from an io-wq worker: one more `submit_bio`, so calls per I/O = 1 + punts per I/O, and the gate runs once per attempt. Instructions per I/O = 1e9 / IOPS under icount.\n\n'
+		printf 'Gate instructions per call = instructions per call of `submit_bio_noacct_nocheck` in this row minus the baseline'"'"'s on the same workload (QEMU plugin, counted between two marks around the fio run); calls per I/O: calls in that window over the reads nullb0 completed in it (`/sys/block/nullb0/stat`, fio'"'"'s ramp_time included as in the count); io-wq punts per I/O: entries of `io_wq_submit_work` over the same reads. Where io_uring'"'"'s non-blocking issue finds no free tag (the polled view'"'"'s qd128 with `POLL_TAGS` below 128) the bio ends with `BLK_STS_AGAIN` and io_uring issues the request again from an io-wq worker: one more `submit_bio`, so calls per I/O = 1 + punts per I/O, and the gate runs once per attempt. Instructions per I/O = 1e9 / IOPS under icount.\n\n'
 		gate_share
 	fi
 	if has_workload '^randread-'; then

@@ -160,7 +160,9 @@ guest_time_metrics() {
 }
 
 # layout_floors SUMMARY_CSV: "workload metric pct" for every guest-time
-# metric that off and off-layout (state off) both have on a workload:
+# metric that off and off-layout (state off) both have on a workload: the
+# summary's change of off-layout where off is that workload's baseline (the
+# Hodges-Lehmann shift for sampled metrics, as in the verdicts), else
 # 100 * (median(off-layout) / median(off) - 1).  The two builds differ only
 # in code layout, so this is the floor under which a time difference between
 # two separately built kernels means nothing (under tcg-icount it counts
@@ -169,13 +171,13 @@ layout_floors() {
 	awk -F, -v kinds=" $(guest_time_metrics) " '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$2 == "off" && index(kinds, " " $4 " ") && $c["median"] != "" {
-			if ($1 == "off") o[$3 SUBSEP $4] = $c["median"]
-			else if ($1 == "off-layout") l[$3 SUBSEP $4] = $c["median"]
+			if ($1 == "off") { o[$3 SUBSEP $4] = $c["median"]; ob[$3 SUBSEP $4] = $c["verdict"] == "baseline" }
+			else if ($1 == "off-layout") { l[$3 SUBSEP $4] = $c["median"]; rel[$3 SUBSEP $4] = $c["rel_change_pct"] }
 		}
 		END {
 			for (k in l) if ((k in o) && o[k] != 0) {
 				split(k, p, SUBSEP)
-				printf "%s %s %.4f\n", p[1], p[2], 100 * (l[k] / o[k] - 1)
+				printf "%s %s %.4f\n", p[1], p[2], ob[k] && rel[k] != "" ? rel[k] : 100 * (l[k] / o[k] - 1)
 			}
 		}' "$1" | sort
 }
