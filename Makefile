@@ -53,7 +53,8 @@ help:
 	@echo "  make compare         BASE=results/A NEW=results/B: regression table"
 	@echo "  make peers           fail_make_request and dm targets beside error injection"
 	@echo "  make views           multi-queue, polled, latency, switching, error cost,"
-	@echo "                       footprint (VIEWS='mq polled ...', default all)"
+	@echo "                       footprint, layout noise floor (VIEWS='mq polled ...',"
+	@echo "                       default all; layout also builds off-layout)"
 	@echo "  make fuzz            a long eifuzz campaign on debug (FUZZ_SECONDS, FUZZ_SEED)"
 	@echo "  make boot-soak       30 debug boots, 2 at a time: any kernel report fails"
 	@echo "variables (make VAR=... or the environment):"
@@ -123,7 +124,7 @@ peers: deps
 	bench/peers.sh
 
 views: deps
-	bench/kernel.sh build $(CONFIGS)
+	bench/kernel.sh build $(CONFIGS) $(if $(filter all layout,$(or $(VIEWS),all)),$(filter-out $(CONFIGS),off off-layout))
 	d=$$(bench/views.sh $(or $(VIEWS),all)) && plots/make-plots.sh $$d && \
 		plots/make-view-plots.sh $$d && bench/report.sh $$d
 

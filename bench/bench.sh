@@ -84,9 +84,10 @@ check_settings() {
 		die "BOOTS=$BOOTS: valid are auto, per-config, per-state"
 }
 
-# states_of CONFIG: the states a config is measured in ("off" has one).
+# states_of CONFIG: the states a config is measured in (a config without
+# the feature, such as off and off-layout, has one: off).
 states_of() {
-	if [[ $1 == off ]]; then echo off; else echo "$STATES"; fi
+	if has_feature "$1"; then echo "$STATES"; else echo off; fi
 }
 
 # make_plan: the boots, "SEQ CONFIG REPEAT STATE[,STATE...]" a line.
@@ -135,17 +136,6 @@ fio_rows() {
 		(if $icount == "1" then "\($p),insns_per_io,\(1e9 / $j.read.iops)" else empty end)' "$2"
 }
 
-# plugin_delta FILE FIRST LAST FUNC FIELD: a counter's growth between marks.
-plugin_delta() {
-	awk -v a="$2" -v b="$3" -v f="$4" -v k="$5" '
-		$1 == "mark" { m = $2; next }
-		$1 == "end" { m = -1; next }
-		$1 == f && (m == a || m == b) {
-			for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) v[m] = kv[2] }
-		}
-		END { if ((a in v) && (b in v)) print v[b] - v[a] }' "$1"
-}
-
 # plugin_rows PREFIX RAW STATE IOS: instructions per call of each counted
 # function over the state's counted fio job.
 plugin_rows() {
@@ -190,11 +180,9 @@ csv_rows() {
 # plugin_args CONFIG RAW: run-guest's -p for the counted functions, with a
 # snapshot whenever the guest enters ksys_sync (bench-guest.sh's marks).
 plugin_args() {
-	local cfg=$1 raw=$2 map mark
-	map=$(kernel_build_dir "$cfg")/System.map
+	local cfg=$1 raw=$2 mark
 	write_plugin_ranges "$cfg" "$raw/ranges.txt"
-	mark=$(awk '$3 == "ksys_sync" { print "0x" $1; exit }' "$map")
-	[[ -n $mark ]] || die "$map has no ksys_sync for the plugin's marks"
+	mark=$(plugin_mark "$cfg")
 	printf '%s\n' -p "$PLUGIN_SO,ranges=$raw/ranges.txt,out=$raw/plugin.txt,mark=$mark"
 }
 

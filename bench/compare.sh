@@ -11,6 +11,9 @@
 #   2  broken input: a directory or runs.csv missing or unreadable, a side
 #      with no ok runs, a group that failed in NEW but was ok in BASE, no
 #      group in both.
+# Under kvm/tcg, a side whose run has both off and off-layout prints after
+# the table the layout noise floor it measured (bench/results.sh
+# layout_floors): a change smaller than it may be a layout accident.
 # `make compare` calls this; gate on this script, since make turns every
 # failing recipe into its own exit status 2.
 set -euo pipefail
@@ -28,7 +31,7 @@ broken() {
 
 main() {
 	[[ $# -eq 2 ]] || broken "usage: compare.sh BASE_DIR NEW_DIR"
-	local base=$1 new=$2 d bin base_accel new_accel
+	local base=$1 new=$2 d bin base_accel new_accel status
 	for d in "$base" "$new"; do
 		[[ -r $d/runs.csv ]] || broken "$d/runs.csv missing or unreadable"
 		[[ -r $d/meta.json || -r $d/meta.env ]] || broken "$d has no meta.json: its accelerator is unknown"
@@ -42,7 +45,20 @@ main() {
 		"$new" "$new_accel" "$(meta_get "$new" GIT_COMMIT)"
 	bin=$(benchstat_bin) || broken "cannot build benchstat"
 	"$bin" compare --threshold "${THRESHOLD:-1}" --base-accel "$base_accel" \
-		--new-accel "$new_accel" "$base/runs.csv" "$new/runs.csv"
+		--new-accel "$new_accel" "$base/runs.csv" "$new/runs.csv" || status=$?
+	print_floors "$base" "$base_accel"
+	print_floors "$new" "$new_accel"
+	return "${status:-0}"
+}
+
+# print_floors DIR ACCEL: the layout noise floor DIR measured, under kvm/tcg
+print_floors() {
+	local floors
+	[[ ($2 == kvm || $2 == tcg) && -r $1/summary.csv ]] || return 0
+	floors=$(layout_floors "$1/summary.csv")
+	[[ -n $floors ]] || return 0
+	printf '\nlayout noise floor in %s (off-layout vs off, same code laid out differently):\n' "$1"
+	awk '{ printf "  %s %s %+.3f%%\n", $1, $2, $3 }' <<<"$floors"
 }
 
 main "$@"

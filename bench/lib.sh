@@ -56,6 +56,12 @@ config_fragment() {
 	printf '%s\n' "$BENCH_DIR/configs/$1.config"
 }
 
+# has_feature CONFIG: the config builds error injection in (its fragment
+# says so); one without it is measured in state "off" only.
+has_feature() {
+	grep -q '^CONFIG_BLK_ERROR_INJECTION=y' "$(config_fragment "$1")"
+}
+
 # one_line: words on stdin, space-separated on one line.
 one_line() {
 	tr '\n' ' ' | sed 's/ *$//'

@@ -1,21 +1,57 @@
 # shellcheck shell=bash
 # Sections of report.md for the views of bench/views.sh (issue 15), each
 # generated from the results directory's summary.csv, meta.json and
-# footprint/ only.  Sourced by bench/report.sh, which sets DIR and meta().
+# footprint/ only.  Sourced by bench/report.sh, which sets DIR, meta(),
+# FLOORS (layout_floors of the summary) and GUEST_TIME (guest_time_metrics).
+
+# FLOOR_AWK: floor_of(WORKLOAD, METRIC), the layout noise floor in percent
+# for a guest-time metric ("" if the run has none), from the file FLOORS
+# names: the workload's own off/off-layout difference if the run has both
+# on it, else that metric's difference on the layout view's workload of the
+# same depth class (qd1, or deeper: the layout view runs randread-qd1 and
+# randread-qd32), else (pread, switch: metrics the layout view does not
+# measure) the largest over its iops, insns_per_io and lat_ns.
+FLOOR_AWK='
+	function abs(x) { return x < 0 ? -x : x }
+	function depth(w) { return w ~ /-qd1$/ ? "qd1" : "deeper" }
+	function load_floors(   l, f, d) {
+		while ((getline l < floors) > 0) {
+			split(l, f, " ")
+			fl[f[1], f[2]] = abs(f[3])
+			if (f[1] ~ /^layout-/) {
+				d = depth(f[1])
+				if (!((d, f[2]) in lay) || abs(f[3]) > lay[d, f[2]]) lay[d, f[2]] = abs(f[3])
+				if (f[2] ~ /^(iops|insns_per_io|lat_ns)$/ && abs(f[3]) > mean_floor) mean_floor = abs(f[3])
+				any_layout = 1
+			}
+		}
+	}
+	function floor_of(w, m) {
+		if (!index(" " kinds " ", " " m " ")) return ""
+		if ((w, m) in fl) return fl[w, m]
+		if ((depth(w), m) in lay) return lay[depth(w), m]
+		return any_layout ? mean_floor : ""
+	}'
 
 # pivot WORKLOAD_REGEX METRIC...: a Markdown table, one row per config,
 # state and workload matching the regex, one column per metric: its median
-# and, where the summary has one, its change against the baseline row.
+# and, where the summary has one, its change against the baseline row and,
+# for a guest-time metric, the layout noise floor beside it.
 pivot() {
 	local pat=$1
 	shift
-	awk -F, -v pat="$pat" -v metrics="$*" '
+	awk -F, -v pat="$pat" -v metrics="$*" -v floors="$FLOORS" -v kinds="$GUEST_TIME" "$FLOOR_AWK"'
+		BEGIN { load_floors() }
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$3 ~ pat {
 			row = $1 SUBSEP $2 SUBSEP $3
 			if (!(row in seen)) { seen[row] = 1; rows[++n] = row }
 			cell = $c["median"] == "" ? $c["verdict"] : sprintf("%.6g", $c["median"])
-			if ($c["rel_change_pct"] != "") cell = cell sprintf(" (%+.3f%%)", $c["rel_change_pct"])
+			if ($c["rel_change_pct"] != "") {
+				# the layout rows are the floor itself
+				f = $1 == "off-layout" ? "" : floor_of($3, $4)
+				cell = cell sprintf(" (%+.3f%%%s)", $c["rel_change_pct"], f == "" ? "" : sprintf("; floor %.3f%%", f))
+			}
 			v[row, $4] = cell
 		}
 		END {
@@ -35,30 +71,46 @@ pivot() {
 
 # gate_share: per fio workload, the gate's instructions per call (this
 # config's instructions in submit_bio_noacct_nocheck minus the baseline
-# config's, measured over the same boot's I/O by the plugin) times calls
-# per I/O, as a share of the instructions per I/O of the workload
+# config's on the same workload, counted by the plugin over that fio run)
+# times calls per I/O, as a share of the instructions per I/O of the
+# workload
 gate_share() {
 	awk -F, -v base="$(meta BASELINE)" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		function view(w) { return w ~ /^mq-/ ? "mq-all" : w ~ /^poll-/ ? "polled-all" : "latency-all" }
-		$4 == "insns_per_call" && $3 ~ /-all$/ { ipc[$1 SUBSEP $2 SUBSEP $3] = $c["median"] }
-		$4 == "calls_per_io" && $3 ~ /-all$/ { cpi[$1 SUBSEP $2 SUBSEP $3] = $c["median"] }
-		$4 == "insns_per_io" { rows[++n] = $1 SUBSEP $2 SUBSEP $3; ipio[rows[n]] = $c["median"] }
+		{ r = $1 SUBSEP $2 SUBSEP $3 }
+		$4 == "insns_per_call" { ipc[r] = $c["median"] }
+		$4 == "calls_per_io" { cpi[r] = $c["median"] }
+		$4 == "iowq_punts_per_io" { punt[r] = $c["median"] }
+		$4 == "insns_per_io" { rows[++n] = r; ipio[r] = $c["median"] }
 		END {
 			split(base, b, " ")
-			print "| config | state | workload | instructions per I/O | gate instructions per call | calls per I/O | gate share of the I/O |"
-			print "|---|---|---|---|---|---|---|"
+			print "| config | state | workload | instructions per I/O | gate instructions per call | calls per I/O | io-wq punts per I/O | gate share of the I/O |"
+			print "|---|---|---|---|---|---|---|---|"
 			for (i = 1; i <= n; i++) {
 				split(rows[i], k, SUBSEP)
-				if (k[1] == b[1]) continue
-				v = view(k[3]); me = k[1] SUBSEP k[2] SUBSEP v; bk = b[1] SUBSEP b[2] SUBSEP v
-				if (!(me in ipc) || !(bk in ipc) || ipio[rows[i]] == "") continue
+				if (k[1] == b[1] || k[1] == "off-layout") continue
+				me = rows[i]; bk = b[1] SUBSEP b[2] SUBSEP k[3]
+				if (!(me in ipc) || !(bk in ipc) || ipio[me] == "") continue
 				g = ipc[me] - ipc[bk]
-				printf "| %s | %s | %s | %.0f | %+.2f | %.4f | %.4f%% |\n", k[1], k[2], k[3], ipio[rows[i]], g,
-					cpi[me], 100 * g * cpi[me] / ipio[rows[i]]
+				printf "| %s | %s | %s | %.0f | %+.2f | %.4f | %s | %.4f%% |\n", k[1], k[2], k[3], ipio[me], g,
+					cpi[me], (me in punt) ? sprintf("%.4f", punt[me]) : "", 100 * g * cpi[me] / ipio[me]
 			}
 		}' "$DIR/summary.csv"
 	echo
+}
+
+# floor_line: the layout view's floor per guest-time metric, one line
+floor_line() {
+	awk -v kinds="$GUEST_TIME" -v floors="$FLOORS" "$FLOOR_AWK"'
+		BEGIN {
+			load_floors()
+			n = split(kinds, k, " ")
+			for (i = 1; i <= n; i++)
+				if (("qd1", k[i]) in lay)
+					s = s sprintf("%s`%s` %.3f%% (qd1) / %.3f%% (deeper)", s == "" ? "" : ", ", k[i],
+						lay["qd1", k[i]], lay["deeper", k[i]])
+			print s "; metrics it does not measure (pread, switch): " sprintf("%.3f%%", mean_floor)
+		}'
 }
 
 # setting NAME: a setting of the views' command as recorded (the last one
@@ -84,6 +136,11 @@ views_sections() {
 	[[ $(meta VIEWS) != "not recorded" ]] || return 0
 	printf '## Views of the hot path (bench/views.sh: %s)\n\n' "$(meta VIEWS)"
 	printf 'Each view boots every config x state once per repeat; in the tables a value is the median, in parentheses its change against `%s` on the same workload. Under `tcg-icount` every guest-time value is an instruction count (1 ns = 1 instruction, all vCPUs together), so one repeat suffices; under `kvm`/`tcg` the same script needs `REPEATS>=4` for a verdict.\n\n' "$(meta BASELINE)"
+	if has_workload '^layout-'; then
+		printf 'Beside each change of a guest-time metric, `floor` is the layout noise floor (section *Layout noise floor* below): how far two `off` builds that differ only in code layout are apart on that metric; a change below it says nothing about the code. A workload the layout view did not run gets the floor of its depth class (qd1, or deeper). Per metric: %s.\n\n' "$(floor_line)"
+	else
+		printf 'This run has no layout noise floor (`bench/views.sh layout`): a guest-time change here has no floor beside it.\n\n'
+	fi
 	if has_workload '^mq-'; then
 		printf '### Multi-queue, multi-core (%s)\n\n' "$(view_time mq)"
 		printf '2 vCPUs (one socket each), null_blk `submit_queues=2`, one fio job pinned per CPU; `rule-churn` adds and removes a rule on nullb1 in a loop (each a static-key flip) while fio reads nullb0; `rule_changes` is how many add/remove pairs the loop made during the run (its own instructions count in guest time too).\n\n'
@@ -94,9 +151,9 @@ views_sections() {
 		printf '1 vCPU, null_blk `poll_queues=1`: pvsync2 with `hipri` at depth 1, and io_uring with `hipri` (IOPOLL), fixed buffers, registered files and non-vectored reads at depth 128 in batches of 32 (t/io_uring'"'"'s settings).\n\n'
 		pivot '^poll-' iops insns_per_io lat_p50_ns lat_p99_ns lat_p999_ns
 	fi
-	if grep -q ',insns_per_io,' "$DIR/summary.csv" && grep -q -- '-all,insns_per_call,' "$DIR/summary.csv"; then
+	if grep -q ',insns_per_io,' "$DIR/summary.csv" && grep -Eq '^[^,]*,[^,]*,(mq|poll|randread)-[^,]*,insns_per_call,' "$DIR/summary.csv"; then
 		printf '### The gate'"'"'s share of each workload'"'"'s instructions\n\n'
-		printf 'Gate instructions per call = instructions per call of `submit_bio_noacct_nocheck` in this row minus the baseline'"'"'s (QEMU plugin, over all I/O of the boot); calls per I/O: calls counted by the plugin over the I/Os fio counted in the boot (above 1 when fio runs with ramp_time, whose I/Os it does not count, and in the polled boots, where the extra calls are not explained yet); instructions per I/O = 1e9 / IOPS under icount.\n\n'
+		printf 'Gate instructions per call = instructions per call of `submit_bio_noacct_nocheck` in this row minus the baseline'"'"'s on the same workload (QEMU plugin, counted between two marks around the fio run); calls per I/O: calls in that window over the reads nullb0 completed in it (`/sys/block/nullb0/stat`, fio'"'"'s ramp_time included as in the count); io-wq punts per I/O: entries of `io_wq_submit_work` over the same reads. Where io_uring'"'"'s non-blocking issue finds no free tag (the polled view'"'"'s qd128 with `POLL_TAGS` below 128) the bio ends with `BLK_STS_AGAIN` and io_uring issues the request again from an io-wq worker: one more `submit_bio`, so calls per I/O = 1 + punts per I/O, and the gate runs once per attempt. Instructions per I/O = 1e9 / IOPS under icount.\n\n'
 		gate_share
 	fi
 	if has_workload '^randread-'; then
@@ -113,6 +170,11 @@ views_sections() {
 		printf '### The cost of an injected error (%s)\n\n' "$(view_time errcost)"
 		printf 'Guest time per 4 KiB O_DIRECT read over %s reads (clockio pread, a fixed offset sequence); `fail-all` is one READ rule over all of nullb0, so every read ends in `bio_endio()` from the submit path with EIO instead of reaching the driver.\n\n' "$(setting ERRCOST_IOS)"
 		pivot '^pread-' pread_ns_per_io io_errors
+	fi
+	if has_workload '^layout-'; then
+		printf '### Layout noise floor (%s)\n\n' "$(view_time layout)"
+		printf '`off` and `off-layout` (`off` plus `CONFIG_DEBUG_FORCE_FUNCTION_ALIGN_64B`: every function 64-byte aligned instead of 16, so code moves and shares cache lines differently; the two .config files differ only in the alignment symbols) on the latency view'"'"'s workloads, state off. Their difference on a guest-time metric is the floor printed beside every guest-time change in this report. Under `tcg-icount` guest time is instructions, which layout does not change, so this floor should be 0 there; under `kvm`/`tcg` it is the size of a layout accident.\n\n'
+		pivot '^layout-' iops insns_per_io lat_ns lat_p50_ns lat_p99_ns lat_p999_ns insns_per_call calls_per_io
 	fi
 	if grep -q ',text_bytes,' "$DIR/summary.csv"; then
 		printf '### Footprint (%s)\n\n' "$(view_time footprint)"

@@ -40,16 +40,26 @@ accel_meaning() {
 	esac
 }
 
+# hardware_time: the run measured time on the host's hardware (kvm, tcg),
+# where the layout noise floor is printed beside the verdicts
+hardware_time() {
+	[[ $(meta ACCEL) == kvm || $(meta ACCEL) == tcg ]]
+}
+
 # table REGEX: Markdown table of the summary rows whose workload,metric match
+# (under kvm/tcg, a verdict on a workload that off and off-layout both ran
+# has the layout noise floor beside it)
 table() {
 	printf '| config | state | workload | metric | n | median | verdict | change |\n'
 	printf '|---|---|---|---|---|---|---|---|\n'
-	awk -F, -v pat="$1" '
+	awk -F, -v pat="$1" -v floors="$(hardware_time && echo "$FLOORS")" -v kinds="$GUEST_TIME" "$FLOOR_AWK"'
+		BEGIN { if (floors != "") load_floors() }
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		($3 "," $4) ~ pat {
 			med = $c["median"] == "" ? "" : sprintf("%.6g", $c["median"])
-			printf "| %s | %s | %s | %s | %s | %s | **%s** | %s |\n", $1, $2, $3, $4, $c["n"], med,
-				$c["verdict"], $c["verdict_text"]
+			f = ($3, $4) in fl && $c["rel_change_pct"] != "" ? sprintf(" (layout floor %.3f%%)", fl[$3, $4]) : ""
+			printf "| %s | %s | %s | %s | %s | %s | **%s** | %s%s |\n", $1, $2, $3, $4, $c["n"], med,
+				$c["verdict"], $c["verdict_text"], f
 		}' "$DIR/summary.csv"
 }
 
@@ -62,7 +72,7 @@ builds() {
 
 figures() {
 	local f
-	for f in iops relative insns-per-call rules-scaling cycles mq polled latency-percentiles; do
+	for f in iops relative insns-per-call rules-scaling cycles mq polled layout latency-percentiles; do
 		[[ -f $DIR/plots/$f.png ]] && printf '![%s](plots/%s.png)\n\n' "$f" "$f"
 	done
 	return 0
@@ -159,7 +169,8 @@ report_txt() {
 		printf 'blkinject-bench %s: %s, %s, baseline %s\n' "$(meta RUN_ID)" \
 		"$(meta ACCEL)" "$(meta GIT_COMMIT)" "$(meta BASELINE)"
 	printf 'command: %s\n\n' "$(meta COMMAND)"
-	awk -F, '
+	awk -F, -v floors="$(hardware_time && echo "$FLOORS")" -v kinds="$GUEST_TIME" "$FLOOR_AWK"'
+		BEGIN { if (floors != "") load_floors() }
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		function cell(   d, r) {
 			if ($c["verdict"] == "baseline") return sprintf("%.6g (baseline)", $c["median"])
@@ -175,6 +186,7 @@ report_txt() {
 			else if ($4 == "iops" && $3 !~ /softirq/) {
 				w = $3; sub(/^randread-/, "", w)
 				t = $c["verdict"] == "baseline" ? sprintf("%.6g", $c["median"]) : $c["verdict"] " " $c["verdict_text"]
+				if ($c["verdict"] != "baseline" && (($3, $4) in fl)) t = t sprintf(" (layout floor %.3f%%)", fl[$3, $4])
 				iops[row] = iops[row] sprintf("\n    IOPS %s: %s", w, t)
 			}
 		}
@@ -209,6 +221,11 @@ main() {
 	DIR=${1:?usage: report.sh RESULTS_DIR}
 	[[ -f $DIR/summary.csv ]] || die "$DIR has no summary.csv"
 	[[ -f $DIR/meta.json || -f $DIR/meta.env ]] || die "$DIR has no meta.json"
+	FLOORS=$(mktemp)
+	# shellcheck disable=SC2064 # the name is fixed now
+	trap "rm -f '$FLOORS'" EXIT
+	layout_floors "$DIR/summary.csv" >"$FLOORS"
+	GUEST_TIME=$(guest_time_metrics)
 	report_md >"$DIR/report.md"
 	report_txt >"$DIR/report.txt"
 	log "report: $DIR/report.md, $DIR/report.txt"

@@ -31,6 +31,27 @@ write_plugin_ranges() {
 	done
 }
 
+# plugin_delta FILE FIRST LAST FUNC FIELD: a counter's growth between marks.
+plugin_delta() {
+	awk -v a="$2" -v b="$3" -v f="$4" -v k="$5" '
+		$1 == "mark" { m = $2; next }
+		$1 == "end" { m = -1; next }
+		$1 == f && (m == a || m == b) {
+			for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) v[m] = kv[2] }
+		}
+		END { if ((a in v) && (b in v)) print v[b] - v[a] }' "$1"
+}
+
+# plugin_mark CONFIG: the plugin's mark= address, ksys_sync: the guest
+# scripts call sync(2) around each counted workload and nowhere else, so
+# the plugin snapshots its counters there.
+plugin_mark() {
+	local map
+	map=$(kernel_build_dir "$1")/System.map
+	awk '$3 == "ksys_sync" { print "0x" $1; f = 1; exit } END { exit !f }' "$map" ||
+		die "$map has no ksys_sync for the plugin's marks"
+}
+
 # plugin_metric FUNC: the runs.csv metric of FUNC's instructions per call.
 plugin_metric() {
 	if [[ $1 == submit_bio_noacct_nocheck ]]; then
@@ -49,8 +70,8 @@ benchstat_bin() {
 matrix_rows() {
 	local cfg state
 	for cfg in $CONFIGS; do
-		if [[ $cfg == off ]]; then
-			printf 'off off\n'
+		if ! has_feature "$cfg"; then
+			printf '%s off\n' "$cfg"
 			continue
 		fi
 		for state in $STATES; do
@@ -132,6 +153,34 @@ meta_get() {
 	[[ ! -f $1/meta.json ]] || v=$(jq -r --arg k "$2" '.[$k] // empty | tostring' "$1/meta.json")
 	[[ -n $v || ! -f $1/meta.env ]] || v=$(bash -c '. "$1" && printf %s "${!2:-}"' _ "$1/meta.env" "$2")
 	printf '%s\n' "$v"
+}
+
+# guest_time_metrics: the metrics of benchstat's guest-time kind, one line
+guest_time_metrics() {
+	"$(benchstat_bin)" metrics | awk -F'\t' '$3 == "guest-time" { print $1 }' | one_line
+}
+
+# layout_floors SUMMARY_CSV: "workload metric pct" for every guest-time
+# metric that off and off-layout (state off) both have on a workload: the
+# summary's change of off-layout where off is that workload's baseline (the
+# Hodges-Lehmann shift for sampled metrics, as in the verdicts), else
+# 100 * (median(off-layout) / median(off) - 1).  The two builds differ only
+# in code layout, so this is the floor under which a time difference between
+# two separately built kernels means nothing (under tcg-icount it counts
+# instructions, which layout does not change).
+layout_floors() {
+	awk -F, -v kinds=" $(guest_time_metrics) " '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$2 == "off" && index(kinds, " " $4 " ") && $c["median"] != "" {
+			if ($1 == "off") { o[$3 SUBSEP $4] = $c["median"]; ob[$3 SUBSEP $4] = $c["verdict"] == "baseline" }
+			else if ($1 == "off-layout") { l[$3 SUBSEP $4] = $c["median"]; rel[$3 SUBSEP $4] = $c["rel_change_pct"] }
+		}
+		END {
+			for (k in l) if ((k in o) && o[k] != 0) {
+				split(k, p, SUBSEP)
+				printf "%s %s %.4f\n", p[1], p[2], ob[k] && rel[k] != "" ? rel[k] : 100 * (l[k] / o[k] - 1)
+			}
+		}' "$1" | sort
 }
 
 # summarise DIR: summary.csv and summary.json from DIR/runs.csv, with the

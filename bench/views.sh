@@ -2,14 +2,18 @@
 # The hot path's other views (issue 15), each over configs x states with the
 # project's statistics, into one results directory:
 #
-#   bench/views.sh VIEW...      (VIEW: mq polled latency switch errcost footprint, or all)
+#   bench/views.sh VIEW...      (VIEW: mq polled latency switch errcost footprint
+#                                layout, or all)
 #
 #   mq         2 vCPUs, null_blk submit_queues=2, one fio job per CPU (qd1
 #              pvsync2, qd32 io_uring); states key-off, key-on-other, rules-1,
 #              rule-churn (a loop adding and removing a rule on nullb1 while
 #              fio runs on nullb0)
 #   polled     1 vCPU, null_blk poll_queues=1: pvsync2 hipri qd1 and io_uring
-#              hipri + fixed buffers + registered files qd128 (t/io_uring's way)
+#              hipri + fixed buffers + registered files qd128 (t/io_uring's way),
+#              POLL_TAGS tags per queue (default 128, the deepest workload's
+#              depth: with fewer, io_uring's non-blocking issue finds no free
+#              tag and retries from io-wq, iowq_punts_per_io > 0)
 #   latency    the main benchmark's randread-qd1/qd32 with clat percentiles
 #   switch     guest time of the writes that enable and disable the static
 #              key (clockio around write(2)), on 1 and 2 vCPUs
@@ -18,13 +22,21 @@
 #   footprint  per config: size of submit_bio_noacct_nocheck and of the
 #              kernel text, jump-label sites of the key, and which 64-byte
 #              lines of submit_bio_noacct_nocheck the idle path executes
+#   layout     the layout noise floor: off and off-layout (off with every
+#              function 64-byte aligned: the same code laid out differently)
+#              on the latency view's workloads, whatever CONFIGS is; rows
+#              named layout-WORKLOAD.  Their difference is the floor under
+#              which a hardware-time change between two builds means nothing
+#              (the report prints it beside every guest-time verdict)
 #
 # Every fio run records iops, lat_ns and the clat percentiles lat_p50_ns,
 # lat_p99_ns, lat_p999_ns; under tcg-icount also insns_per_io (1e9 / IOPS,
-# guest instructions of all CPUs per I/O) and, from the insncount plugin over
-# the whole boot, insns_per_call and calls_per_io of
-# submit_bio_noacct_nocheck, from which the report computes the gate's share
-# of each workload's instructions.
+# guest instructions of all CPUs per I/O) and, from the insncount plugin
+# between marks around each fio run, insns_per_call and calls_per_io of
+# submit_bio_noacct_nocheck and iowq_punts_per_io (io_uring requests retried
+# from an io-wq worker, each one more submit_bio), per read nullb0 completed
+# in that run (ramp_time included, as in the plugin's counts), from which the
+# report computes the gate's share of each workload's instructions.
 #
 # Settings (environment):
 #   CONFIGS="off on"         any built configs (the first is the baseline,
@@ -34,10 +46,10 @@
 #   VIEW_STATES    only these of each view's states (default: all of them)
 #   FIO_RUNTIME=1 FIO_RAMP=200ms   per workload, in fio's time units (200ms;
 #                  a bare number is whole seconds: 0.2 is refused)
-#   SWITCH_CYCLES=5  ERRCOST_IOS=20000  FIO_IOS=20000 (footprint)
+#   SWITCH_CYCLES=5  ERRCOST_IOS=20000  FIO_IOS=20000 (footprint)  POLL_TAGS=128
 #   ACCEL=auto|kvm|tcg|tcg-icount  SEED=1  RUN_TIMEOUT=900
-#   VIEW_JOBS=1    boots run at once (each its own QEMU; icount results do
-#                  not depend on it, wall-clock ones do: keep 1 under kvm/tcg)
+#   GUEST_JOBS     boots at once, as for bench.sh: the host's cores under
+#                  tcg-icount (its results do not depend on it), else 1
 #   RESULTS_DIR    add to this directory (runs.csv appended, summary redone;
 #                  a view run again replaces its earlier rows)
 #   RUN_ID         else results/RUN_ID (default <date>-<accel>-views: not
@@ -51,7 +63,8 @@ shopt -s inherit_errexit
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-VIEWS_ALL="mq polled latency switch errcost footprint"
+VIEWS_ALL="mq polled latency switch errcost footprint layout"
+LAYOUT_CONFIGS="off off-layout"
 [[ -z ${VIEW_CONFIGS:-} ]] || die "VIEW_CONFIGS is now CONFIGS (one name for the configs everywhere)"
 CONFIGS=${CONFIGS:-off on}
 STATES="key-off key-on-other rules-1 rule-churn fail-all"
@@ -67,8 +80,13 @@ ERRCOST_IOS=${ERRCOST_IOS:-20000}
 FIO_IOS=${FIO_IOS:-20000}
 SEED=${SEED:-1}
 RUN_TIMEOUT=${RUN_TIMEOUT:-900}
-VIEW_JOBS=${VIEW_JOBS:-1}
+[[ -z ${VIEW_JOBS:-} ]] || die "VIEW_JOBS is now GUEST_JOBS (one name with bench.sh)"
+POLL_TAGS=${POLL_TAGS:-128}
+[[ $POLL_TAGS =~ ^[1-9][0-9]*$ ]] || die "POLL_TAGS=$POLL_TAGS: expected a number of tags (null_blk hw_queue_depth)"
 GATE_FUNC=submit_bio_noacct_nocheck
+# io_uring's worker entry: a request whose non-blocking issue failed (e.g.
+# no free tag) is issued again from an io-wq worker
+IOWQ_FUNC=io_wq_submit_work
 
 usage() {
 	die "usage: bench/views.sh VIEW... (views: $VIEWS_ALL, or all)"
@@ -86,6 +104,7 @@ view_states_all() {
 	case $1 in
 	mq) echo "key-off key-on-other rules-1 rule-churn" ;;
 	polled | latency) echo "key-off key-on-other rules-1" ;;
+	layout) echo "off" ;;
 	switch) echo "key-off" ;;
 	errcost) echo "key-off fail-all" ;;
 	footprint) echo "key-off" ;;
@@ -96,20 +115,26 @@ view_workloads() {
 	case $1 in
 	mq) echo "mq-randread-qd1 mq-randread-qd32" ;;
 	polled) echo "poll-randread-qd1 poll-randread-qd128" ;;
-	latency) echo "randread-qd1 randread-qd32" ;;
+	latency | layout) echo "randread-qd1 randread-qd32" ;;
 	switch) echo "switch-1cpu switch-2cpu" ;;
 	errcost) echo "pread-qd1" ;;
 	footprint) echo "count-randread-qd1" ;;
 	esac
 }
 
-view_cpus() {
-	case $1 in mq) echo 2 ;; *) echo 1 ;; esac
+# row_workload VIEW WORKLOAD: the workload's name in runs.csv (the layout
+# view's off rows must not pool with the latency view's)
+row_workload() {
+	case $1 in layout) echo "layout-$2" ;; *) echo "$2" ;; esac
 }
 
-# has_feature CONFIG: the build has the error_injection file
-has_feature() {
-	grep -q '^CONFIG_BLK_ERROR_INJECTION=y' "$(kernel_build_dir "$1")/.config"
+# guest_script VIEW: the layout view runs the latency view's guest script
+guest_script() {
+	case $1 in layout) echo "$BENCH_DIR/guest/view-latency.sh" ;; *) echo "$BENCH_DIR/guest/view-$1.sh" ;; esac
+}
+
+view_cpus() {
+	case $1 in mq) echo 2 ;; *) echo 1 ;; esac
 }
 
 # Boots of one view: "config state cpus" lines.  A config without the
@@ -117,6 +142,10 @@ has_feature() {
 # has nothing to measure there.
 view_boots() {
 	local view=$1 cfg state
+	if [[ $view == layout ]]; then
+		for cfg in $LAYOUT_CONFIGS; do printf '%s off 1\n' "$cfg"; done
+		return
+	fi
 	for cfg in $CONFIGS; do
 		if ! has_feature "$cfg"; then
 			[[ $view == switch ]] || printf '%s off %s\n' "$cfg" "$(view_cpus "$view")"
@@ -170,8 +199,25 @@ fail_rows() {
 	for m in "${@:2}"; do printf '%s,failed,%s,\n' "${1%,ok}" "$m"; done
 }
 
+# count_rows PREFIX RAW WORKLOAD: the plugin's counts between the marks
+# around one fio run, per read nullb0 completed in it: insns_per_call and
+# calls_per_io of the gate's function, iowq_punts_per_io
+count_rows() {
+	local reads first last calls insns punts
+	[[ -f $2/plugin.txt && -s $2/count-$3 ]] || return 0
+	read -r reads first last <"$2/count-$3"
+	calls=$(plugin_delta "$2/plugin.txt" "$first" "$last" "$GATE_FUNC" entries)
+	insns=$(plugin_delta "$2/plugin.txt" "$first" "$last" "$GATE_FUNC" insns)
+	[[ -n $calls && $calls != 0 && $reads -gt 0 ]] || return 0
+	printf '%s,insns_per_call,%s\n' "$1" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
+	printf '%s,calls_per_io,%s\n' "$1" "$(awk -v a="$calls" -v b="$reads" 'BEGIN { printf "%.4f", a / b }')"
+	punts=$(plugin_delta "$2/plugin.txt" "$first" "$last" "$IOWQ_FUNC" entries)
+	[[ -z $punts ]] ||
+		printf '%s,iowq_punts_per_io,%s\n' "$1" "$(awk -v a="$punts" -v b="$reads" 'BEGIN { printf "%.4f", a / b }')"
+}
+
 # plugin_rows PREFIX RAW IOS: insns_per_call and calls_per_io of the gate's
-# function over the boot
+# function over the boot (the footprint view's one counted run)
 plugin_rows() {
 	local calls insns
 	[[ -f $2/plugin.txt ]] || return 0
@@ -184,22 +230,19 @@ plugin_rows() {
 
 # collect VIEW SEQ CONFIG STATE REPEAT RAW: runs.csv rows of one boot
 collect() {
-	local view=$1 seq=$2 cfg=$3 state=$4 rep=$5 raw=$6 w p ios=0 v name
+	local view=$1 seq=$2 cfg=$3 state=$4 rep=$5 raw=$6 w p ios v name
 	case $view in
-	mq | polled | latency)
+	mq | polled | latency | layout)
 		for w in $(view_workloads "$view"); do
-			p="$seq,$cfg,$state,$w,$rep,ok"
+			p="$seq,$cfg,$state,$(row_workload "$view" "$w"),$rep,ok"
 			if [[ -s $raw/fio-$w ]] && jq -e '.jobs[0].read.total_ios > 0' "$raw/fio-$w" >/dev/null 2>&1; then
 				fio_rows "$p" "$raw/fio-$w"
-				ios=$((ios + $(jq '[.jobs[].read.total_ios] | add' "$raw/fio-$w")))
 				[[ ! -f $raw/churn-$w ]] || printf '%s,rule_changes,%s\n' "$p" "$(cat "$raw/churn-$w")"
+				count_rows "$p" "$raw" "$w"
 			else
 				fail_rows "$p" iops lat_ns lat_p50_ns lat_p99_ns lat_p999_ns
 			fi
 		done
-		# ramp_time I/Os are not in total_ios, so calls per I/O are per
-		# counted I/O: a little over 1
-		plugin_rows "$seq,$cfg,$state,$view-all,$rep,ok" "$raw" "$ios"
 		;;
 	switch)
 		w=switch-${CPUS}cpu
@@ -299,10 +342,10 @@ one_boot() {
 	mkdir -p "$raw"
 	if [[ $ACCEL_USED == tcg-icount ]]; then
 		case $view in
-		mq | polled | latency)
+		mq | polled | latency | layout)
 			"$REPO_DIR/perf-scripts/plugin/ranges-from-systemmap.sh" \
-				"$(kernel_build_dir "$cfg")/System.map" "$GATE_FUNC" >"$raw/ranges.txt"
-			plugin_args=(-p "$PLUGIN,ranges=$raw/ranges.txt,out=$raw/plugin.txt")
+				"$(kernel_build_dir "$cfg")/System.map" "$GATE_FUNC" "$IOWQ_FUNC" >"$raw/ranges.txt"
+			plugin_args=(-p "$PLUGIN,ranges=$raw/ranges.txt,out=$raw/plugin.txt,mark=$(plugin_mark "$cfg")")
 			;;
 		footprint)
 			write_line_ranges "$cfg" "$raw/ranges.txt"
@@ -312,12 +355,12 @@ one_boot() {
 	fi
 	env_args=(-e "STATE=$state" -e "WORKLOADS=$(view_workloads "$view")" -e "FIO_RUNTIME=$FIO_RUNTIME"
 		-e "FIO_RAMP=$FIO_RAMP" -e "SWITCH_CYCLES=$SWITCH_CYCLES" -e "ERRCOST_IOS=$ERRCOST_IOS"
-		-e "FIO_IOS=$FIO_IOS")
+		-e "FIO_IOS=$FIO_IOS" -e "POLL_TAGS=$POLL_TAGS")
 	# run-guest gives each vCPU its own socket and tsc=reliable
 	"$BENCH_DIR/run-guest" -c "$cfg" -a "$ACCEL_USED" -t "$RUN_TIMEOUT" -s "$CPUS" -o "$raw/boot" \
 		"${plugin_args[@]}" -f "$BENCH_DIR/fio" -f "$BENCH_DIR/guest/state.sh" \
 		-f "$BENCH_DIR/guest/views-fio.sh" "${env_args[@]}" \
-		"$BENCH_DIR/guest/view-$view.sh" >"$raw/run.log" 2>&1 || status=$?
+		"$(guest_script "$view")" >"$raw/run.log" 2>&1 || status=$?
 	cp "$raw/boot/meta" "$raw/boot-meta"
 	if [[ $status == 0 ]]; then
 		split_blocks "$raw/boot/result.log" "$raw"
@@ -347,14 +390,17 @@ main() {
 	done
 	# shellcheck disable=SC2086 # a list of words
 	check_built $CONFIGS
+	# shellcheck disable=SC2086 # a list of words
+	[[ " ${views[*]} " != *" layout "* ]] || check_built $LAYOUT_CONFIGS
 	ACCEL_USED=$("$BENCH_DIR/run-guest" -A -c "${CONFIGS##* }" -a "${ACCEL:-auto}") ||
 		die "cannot choose an accelerator"
 	if [[ $ACCEL_USED == tcg-icount ]]; then
-		REPEATS=${REPEATS:-1}
+		REPEATS=${REPEATS:-1} GUEST_JOBS=${GUEST_JOBS:-$(nproc)}
 		PLUGIN=$(plugin_so)
 	else
-		REPEATS=${REPEATS:-5}
+		REPEATS=${REPEATS:-5} GUEST_JOBS=${GUEST_JOBS:-1}
 	fi
+	[[ $GUEST_JOBS =~ ^[1-9][0-9]*$ ]] || die "GUEST_JOBS=$GUEST_JOBS: expected a number >= 1"
 	if [[ -n ${RESULTS_DIR:-} ]]; then
 		DIR=$RESULTS_DIR
 		[[ -f $DIR/runs.csv ]] || die "$DIR/runs.csv missing"
@@ -382,7 +428,7 @@ main() {
 			for line in "${boots[@]}"; do
 				read -r cfg state cpus <<<"$line"
 				k=$((k + 1)) seq=$((seq + 1))
-				while (($(jobs -rp | wc -l) >= VIEW_JOBS)); do
+				while (($(jobs -rp | wc -l) >= GUEST_JOBS)); do
 					wait -n || true
 				done
 				log "[$v $k/$n] config=$cfg state=$state vCPUs=$cpus repeat $rep/$REPEATS"
@@ -407,7 +453,7 @@ main() {
 # output and footprint files there
 drop_view() {
 	local w pat="$1-all"
-	for w in $(view_workloads "$1"); do pat+="|$w"; done
+	for w in $(view_workloads "$1"); do pat+="|$(row_workload "$1" "$w")"; done
 	awk -F, -v pat="^($pat)\$" 'NR == 1 || $4 !~ pat' "$DIR/runs.csv" >"$DIR/runs.csv.tmp"
 	mv "$DIR/runs.csv.tmp" "$DIR/runs.csv"
 	rm -rf "$DIR"/raw/[0-9][0-9][0-9]-"$1"-*
@@ -416,9 +462,9 @@ drop_view() {
 
 # view_command VIEW...: the command line that reproduces this part of the run
 view_command() {
-	printf "VIEW_JOBS=%s CONFIGS='%s' VIEW_STATES='%s' REPEATS=%s FIO_RUNTIME=%s FIO_RAMP=%s SWITCH_CYCLES=%s ERRCOST_IOS=%s FIO_IOS=%s ACCEL=%s bench/views.sh %s" \
-		"$VIEW_JOBS" "$CONFIGS" "${VIEW_STATES:-}" "$REPEATS" "$FIO_RUNTIME" "$FIO_RAMP" "$SWITCH_CYCLES" "$ERRCOST_IOS" \
-		"$FIO_IOS" "$ACCEL_USED" "$*"
+	printf "GUEST_JOBS=%s CONFIGS='%s' VIEW_STATES='%s' REPEATS=%s FIO_RUNTIME=%s FIO_RAMP=%s SWITCH_CYCLES=%s ERRCOST_IOS=%s FIO_IOS=%s POLL_TAGS=%s ACCEL=%s bench/views.sh %s" \
+		"$GUEST_JOBS" "$CONFIGS" "${VIEW_STATES:-}" "$REPEATS" "$FIO_RUNTIME" "$FIO_RAMP" "$SWITCH_CYCLES" "$ERRCOST_IOS" \
+		"$FIO_IOS" "$POLL_TAGS" "$ACCEL_USED" "$*"
 }
 
 main "$@"

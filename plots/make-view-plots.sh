@@ -8,6 +8,8 @@
 #                         (mq-*), per state: make-plots.sh's relative figure
 #                         of those rows
 #   polled                the same for the polled workloads (poll-*)
+#   layout                the same for the layout view (layout-*): off-layout
+#                         against off, the layout noise floor
 #   latency-percentiles   p50, p99 and p99.9 of fio's completion latency per
 #                         config and state, one panel per workload (log y)
 #
@@ -51,6 +53,7 @@ relative_of() {
 
 relative_of mq '^mq-' "Multi-queue (2 vCPUs, a job per CPU)"
 relative_of polled '^poll-' "Polled (hipri, null_blk poll queue)"
+relative_of layout '^layout-' "Layout noise floor (off-layout vs off)"
 
 # latency-percentiles: data "x p50 p99 p999" per workload panel, x the
 # config/state category

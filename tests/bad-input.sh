@@ -74,6 +74,9 @@ ROWS=$(
 1|unknown argument 'quick'|bench/run-all.sh quick
 1|unknown config 'bogus' (valid: |CONFIGS=bogus bench/run-all.sh
 1|unknown argument 'bogus'|bench/peers.sh bogus
+1|unknown view 'bogus' (views: mq polled latency switch errcost footprint layout, or all)|bench/views.sh mq bogus
+1|usage: bench/views.sh VIEW... (views: |bench/views.sh
+1|POLL_TAGS=many: expected a number of tags|POLL_TAGS=many bench/views.sh polled
 2|is not a results directory|make -s plots RESULTS=results/no-such-run
 2|is not a results directory|make -s disasm RESULTS=results/no-such-run
 0|plots/make-plots.sh ${NEWEST%/}|make -n plots RESULTS=$NEWEST

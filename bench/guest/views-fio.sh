@@ -1,7 +1,12 @@
 # shellcheck shell=sh
 # Shared by the fio views' guest scripts (bench/views.sh): null_blk with the
 # view's parameters, the injection state, each workload's fio JSON between
-# "=== fio WORKLOAD ===" and "=== end ===" lines.  Needs /bench/state.sh.
+# "=== fio WORKLOAD ===" and "=== end ===" lines, and after it a block
+# "=== count WORKLOAD ===" with "READS FIRST LAST": the reads nullb0
+# completed during the run (the block layer's count, so fio's ramp_time
+# I/O is in it, unlike fio's total_ios) and the plugin's marks around it
+# (sync(2) makes the plugin snapshot its counters; nothing else in the
+# guest calls it before init powers off).  Needs /bench/state.sh.
 #
 # Environment: STATE, WORKLOADS, FIO_RUNTIME, FIO_RAMP.
 
@@ -22,6 +27,18 @@ churn_loop() {
 	echo "$_n" >/tmp/churn-count
 }
 
+MARK=0
+
+mark() {
+	sync
+	MARK=$((MARK + 1))
+}
+
+reads_done() {
+	read -r _reads _ </sys/block/nullb0/stat
+	echo "$_reads"
+}
+
 # run_view_fio NULLB_PARAM...: the whole run of one fio view
 run_view_fio() {
 	echo "=== cpus ==="
@@ -38,8 +55,15 @@ run_view_fio() {
 			: >/tmp/churn
 			churn_loop &
 		fi
+		_reads=$(reads_done)
+		mark
+		_first=$MARK
 		echo "=== fio $w ==="
 		FIO_DEV=$TARGET_DEV fio --output-format=json "/bench/fio/$w.fio"
+		echo "=== end ==="
+		mark
+		echo "=== count $w ==="
+		echo "$(($(reads_done) - _reads)) $_first $MARK"
 		echo "=== end ==="
 		if [ "$STATE" = rule-churn ]; then
 			rm /tmp/churn

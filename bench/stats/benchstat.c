@@ -80,6 +80,7 @@ static const metric_t METRICS[] = {
 	{ "blk_error_inject_insns_per_call",  0, EXACT,      0, "instructions per call" },
 	{ "should_fail_bio_insns_per_call",   0, EXACT,      0, "instructions per call" },
 	{ "calls_per_io",                     0, EXACT,      0, "calls per I/O" },
+	{ "iowq_punts_per_io",                0, EXACT,      0, "io-wq punts per I/O" },
 	{ "cycles_per_io",                    0, SAMPLED,    1, "cycles per I/O" },
 	{ "instructions_per_io",              0, SAMPLED,    0, "instructions per I/O" },
 	{ "pread_ns_per_io",                  0, GUEST_TIME, 0, "ns per I/O" },

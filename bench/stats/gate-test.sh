@@ -16,6 +16,10 @@ export CACHE=${CACHE:-$tmp/cache}
 
 # shellcheck source=tests/lib/assert.sh
 . "$repo/tests/lib/assert.sh"
+# shellcheck source=bench/lib.sh
+. "$repo/bench/lib.sh"
+# shellcheck source=bench/results.sh
+. "$repo/bench/results.sh"
 
 # A committed full main run under icount (two repeats of every row, the
 # perf-qd1 counts): the cases below are written for its shape, so it is
@@ -82,6 +86,27 @@ sampled 100000 | mkrun "$tmp/kvm-base" kvm
 sampled 90000 | mkrun "$tmp/kvm-new" kvm
 gate "$tmp/kvm-base" "$tmp/kvm-new" 1 "kvm n=5 iops 10% lower"
 gate "$tmp/kvm-base" "$tmp/kvm-base" 0 "kvm n=5 against itself"
+
+# the layout noise floor: a run with off and off-layout (5% apart) prints
+# it after the table under kvm/tcg, never under tcg-icount
+layout() {
+	local i
+	echo "seq,config,state,workload,repeat,status,metric,value"
+	for i in 1 2 3 4 5; do
+		echo "$i,off,off,w,$i,ok,iops,$((100000 + 100 * i))"
+		echo "$((i + 5)),off-layout,off,w,$i,ok,iops,$((105000 + 100 * i))"
+	done
+}
+for accel in tcg tcg-icount; do
+	layout | mkrun "$tmp/layout-$accel" "$accel"
+	"$(benchstat_bin)" summary --accel "$accel" --baseline-config off --baseline-state off \
+		"$tmp/layout-$accel/runs.csv" >"$tmp/layout-$accel/summary.csv"
+	gate "$tmp/layout-$accel" "$tmp/layout-$accel" 0 "a $accel run with off and off-layout against itself"
+done
+gate "$tmp/layout-tcg" "$tmp/layout-tcg" 0 "tcg layout run again"
+check "tcg: the floor is printed" grep -Eq '^  w iops \+(4\.9|5\.0)[0-9]*%$' "$tmp/out"
+gate "$tmp/layout-tcg-icount" "$tmp/layout-tcg-icount" 0 "icount layout run again"
+if grep -q 'layout noise floor' "$tmp/out"; then fail "icount: no floor printed"; else pass "icount: no floor printed"; fi
 
 # broken input
 awk -F, -v OFS=, 'NR > 1 { $6 = "failed"; $8 = "" } { print }' "$main_run/runs.csv" | mkrun "$tmp/allfailed" tcg-icount
