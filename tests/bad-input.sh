@@ -14,10 +14,11 @@ REPO_DIR=$(cd "$(dirname "$0")/.." && pwd)
 REAL_CACHE=${CACHE:-$REPO_DIR/.cache}
 SCRATCH=$(mktemp -d)
 trap 'rm -rf "$SCRATCH"' EXIT
-# A committed results directory, named with a trailing slash as a user might.
+# The newest committed run of bench.sh (views and peers directories have
+# no plan.txt), named with a trailing slash as a user might.
 NEWEST=''
-for d in "$REPO_DIR"/results/*/summary.csv; do
-	[[ -f $d ]] && NEWEST=results/$(basename "$(dirname "$d")")/
+for d in "$REPO_DIR"/results/*/plan.txt; do
+	[[ -f $d && -f ${d%plan.txt}summary.csv ]] && NEWEST=results/$(basename "$(dirname "$d")")/
 done
 
 # STATUS | TEXT | COMMAND (run by bash in the repository)
@@ -51,7 +52,7 @@ ROWS=$(
 1|BENCH_CONFIGS is now CONFIGS|BENCH_CONFIGS=on bench/bench.sh
 1|usage: bench.sh --job ID (bench.sh --list prints the IDs)|bench/bench.sh --job
 1|unknown argument '--lists' (valid: -h, --settings, --list, --job ID|bench/bench.sh --lists
-1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on bench/bench.sh --job bogus
+1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on REPEATS=2 bench/bench.sh --job bogus
 1|unknown job file 'bogus' (valid: default quick, or the path of a .job file)|JOB_FILE=bogus bench/bench.sh --list
 1|bad.job:2: expected NAME = VALUE, got "CONFIGS off"|printf '# a typo\nCONFIGS off\n' >$SCRATCH/bad.job && JOB_FILE=$SCRATCH/bad.job bench/bench.sh --list
 1|typo.job:1: unknown setting CONFIG (valid: CONFIGS STATES|printf 'CONFIG = on\n' >$SCRATCH/typo.job && JOB_FILE=$SCRATCH/typo.job bench/bench.sh --list
