@@ -258,11 +258,12 @@ choose_boots() {
 main() {
 	local dir line plan_file
 	local -a boots
-	check_settings
+	# what is in effect, checked or not (make reads CONFIGS from it)
 	if [[ $MODE == settings ]]; then
 		print_settings
 		return
 	fi
+	check_settings
 	choose_boots
 	plan_file=$(mktemp)
 	make_plan >"$plan_file"
