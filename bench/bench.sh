@@ -229,13 +229,15 @@ print_settings() {
 }
 
 # choose_boots: the accelerator and what follows from it.  Only auto
-# probes (with a boot of the first config), so with ACCEL set a lab's
-# controller lists the jobs without any kernel.
+# probes, with a boot of the job's config (else the first), so with ACCEL
+# set a lab's controller lists the jobs without any kernel.
 choose_boots() {
+	local probe=${CONFIGS%% *}
+	[[ $MODE != job || " $CONFIGS " != *" ${JOB_ID%%.*} "* ]] || probe=${JOB_ID%%.*}
 	if [[ ${ACCEL:-auto} != auto ]]; then
 		ACCEL_USED=$ACCEL
 	else
-		ACCEL_USED=$("$BENCH_DIR/run-guest" -A -c "${CONFIGS%% *}" -a "${ACCEL:-auto}")
+		ACCEL_USED=$("$BENCH_DIR/run-guest" -A -c "$probe" -a auto)
 	fi
 	# Under icount a fio run's numbers are instruction counts: a second
 	# of guest time is ~170000 reads, repeats agree within 0.1%, and
@@ -255,11 +257,14 @@ choose_boots() {
 main() {
 	local dir line plan_file
 	local -a boots
-	check_settings
+	# what is in effect, checked or not (make reads CONFIGS from it)
 	if [[ $MODE == settings ]]; then
 		print_settings
 		return
 	fi
+	check_settings
+	# shellcheck disable=SC2086 # a list of words
+	[[ $MODE != all ]] || check_built $CONFIGS
 	choose_boots
 	plan_file=$(mktemp)
 	make_plan >"$plan_file"
@@ -275,8 +280,6 @@ main() {
 		check_built "$(cut -d' ' -f2 <<<"$line")"
 	else
 		mapfile -t boots <"$plan_file"
-		# shellcheck disable=SC2086 # a list of words
-		check_built $CONFIGS
 	fi
 	log "bench: accelerator $ACCEL_USED, $BOOTS boots"
 	[[ $COUNT_IOS == 0 || $PLUGIN == 0 ]] || PLUGIN_SO=$(plugin_so)
