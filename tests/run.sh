@@ -7,7 +7,7 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
+TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench/lib.sh
 . "$TESTS_DIR/../bench/lib.sh"
 
@@ -84,6 +84,7 @@ run_host_tests() {
 	host_test "C tools build with -Wall -Wextra -Werror" build_c_tools
 	host_test "checkpatch --strict on every patch" checkpatch_series
 	host_test "bad input: a clear error and a non-zero exit" bash "$REPO_DIR/tests/bad-input.sh"
+	host_test "coverage table of a fixture tracefile" bash "$REPO_DIR/tests/coverage-table-test.sh"
 	seed_overlap_test
 }
 
@@ -183,4 +184,6 @@ main() {
 	[[ $FAILED -eq 0 ]]
 }
 
-main "$@"
+# Sourced (bench/coverage.sh runs the guest tests on the gcov config with
+# run_guest_tests), only the functions are wanted.
+[[ ${BASH_SOURCE[0]} != "$0" ]] || main "$@"
