@@ -7,12 +7,17 @@
  *   ewrite FILE STRING       write STRING (no newline added)
  *   ewrite -z FILE           a zero-length write
  *   ewrite -s SIZE FILE      write SIZE bytes of 'a'
+ *   ewrite -f FILE           write 8 bytes from a page that cannot be read
+ *                            (the kernel's copy from user space faults)
  */
+/* for MAP_ANONYMOUS */
+#define _DEFAULT_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "errname.h"
 
@@ -34,12 +39,18 @@ int main(int argc, char **argv)
 		memset(fill, 'a', len);
 		data = fill;
 		path = argv[3];
+	} else if (argc == 3 && !strcmp(argv[1], "-f")) {
+		data = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (data == MAP_FAILED)
+			return 2;
+		len = 8;
+		path = argv[2];
 	} else if (argc == 3) {
 		path = argv[1];
 		data = argv[2];
 		len = strlen(data);
 	} else {
-		fprintf(stderr, "usage: ewrite FILE STRING | -z FILE | -s SIZE FILE\n");
+		fprintf(stderr, "usage: ewrite FILE STRING | -z FILE | -s SIZE FILE | -f FILE\n");
 		return 2;
 	}
 
