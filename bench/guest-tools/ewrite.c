@@ -9,6 +9,10 @@
  *   ewrite -s SIZE FILE      write SIZE bytes of 'a'
  *   ewrite -f FILE           write 8 bytes from a page that cannot be read
  *                            (the kernel's copy from user space faults)
+ *   ewrite -n N FILE STRING  write STRING with the N-th fault-injection point
+ *                            of the write failing (fail-nth: failslab makes
+ *                            that allocation fail); prints the result and
+ *                            ", not reached" when the write had fewer points
  */
 /* for MAP_ANONYMOUS */
 #define _DEFAULT_SOURCE
@@ -27,7 +31,9 @@ int main(int argc, char **argv)
 	char *fill = NULL;
 	size_t len = 0;
 	ssize_t ret;
-	int fd;
+	int fd, nth_fd = -1;
+	const char *nth = NULL;
+	char left[16] = "";
 
 	if (argc == 3 && !strcmp(argv[1], "-z")) {
 		path = argv[2];
@@ -45,12 +51,17 @@ int main(int argc, char **argv)
 			return 2;
 		len = 8;
 		path = argv[2];
+	} else if (argc == 5 && !strcmp(argv[1], "-n")) {
+		nth = argv[2];
+		path = argv[3];
+		data = argv[4];
+		len = strlen(data);
 	} else if (argc == 3) {
 		path = argv[1];
 		data = argv[2];
 		len = strlen(data);
 	} else {
-		fprintf(stderr, "usage: ewrite FILE STRING | -z FILE | -s SIZE FILE | -f FILE\n");
+		fprintf(stderr, "usage: ewrite FILE STRING | -z FILE | -s SIZE FILE | -f FILE | -n N FILE STRING\n");
 		return 2;
 	}
 
@@ -59,8 +70,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ewrite: open %s: %s\n", path, strerror(errno));
 		return 2;
 	}
+	/*
+	 * Both files are open before the count starts, so that only the
+	 * allocations of the write itself are counted.
+	 */
+	if (nth) {
+		nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+		if (nth_fd < 0 || write(nth_fd, nth, strlen(nth)) < 0) {
+			fprintf(stderr, "ewrite: fail-nth: %s\n", strerror(errno));
+			return 2;
+		}
+	}
 	ret = write(fd, data, len);
-	printf("%s\n", ret < 0 ? errname(errno) : "ok");
+	printf("%s", ret < 0 ? errname(errno) : "ok");
+	/* fail-nth reads 0 once the fault was injected, else what is left. */
+	if (nth_fd >= 0 && pread(nth_fd, left, sizeof(left) - 1, 0) > 0 && atoi(left))
+		printf(", not reached");
+	printf("\n");
 	close(fd);
 	free(fill);
 	return 0;
