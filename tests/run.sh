@@ -70,7 +70,7 @@ build_c_tools() {
 checkpatch_series() {
 	local p
 	"$BENCH_DIR/kernel.sh" tree main >/dev/null
-	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch; do
+	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch "$REPO_DIR"/patches/instrument/*.patch; do
 		"$CACHE/src/pristine/scripts/checkpatch.pl" --strict --no-tree \
 			--ignore FILE_PATH_CHANGES -q "$p" || return 1
 	done
