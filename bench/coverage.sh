@@ -14,7 +14,9 @@
 # the tree), coverage.txt (the table and the lines never reached, with
 # their reasons from bench/coverage-reasons.txt), tests.txt (each test's
 # verdict), fuzz.log (the campaign's runs and summary) and meta.json.  Exits non-zero
-# when a test or the campaign failed, after writing everything.
+# when a test or the campaign failed, after writing everything.  Pages to
+# browse (not kept in git): cd $CACHE/src/tree-gcov && genhtml
+# --branch-coverage -o /tmp/coverage-html RESULTS_DIR/both.info
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -37,7 +39,7 @@ SOURCES=(block/error-injection.c block/error-injection.h block/blk-core.c)
 usage() {
 	local status=${1:-1}
 	if [[ $status == 0 ]]; then
-		sed -n '2,18s/^# \{0,1\}//p' "$0"
+		sed -n '2,19s/^# \{0,1\}//p' "$0"
 	else
 		sed -n '7s/^# *//p' "$0" >&2
 	fi
