@@ -27,7 +27,7 @@ export BENCH_T0 := $(shell date +%s)
 export BENCH_COMMAND := $(strip make $(MAKEOVERRIDES) $(MAKECMDGOALS))
 
 .PHONY: all quick help deps kernels patches-check image shell test bench perf \
-	disasm plots report compare peers views fuzz boot-soak clean-cache
+	disasm plots report compare peers views fuzz coverage boot-soak clean-cache
 
 all: deps
 	bench/run-all.sh
@@ -41,8 +41,8 @@ help:
 	@echo
 	@echo "targets:"
 	@echo "  all (default)  quick  test  deps  kernels  patches-check  image  shell"
-	@echo "  bench  perf  disasm  plots  report  compare  peers  views  fuzz  boot-soak"
-	@echo "  clean-cache  help"
+	@echo "  bench  perf  disasm  plots  report  compare  peers  views  fuzz  coverage"
+	@echo "  boot-soak  clean-cache  help"
 	@echo "  make kernels         build CONFIGS"
 	@echo "  make patches-check   checkpatch and build every prefix of the series"
 	@echo "  make shell           boot CONFIG to a shell on the console"
@@ -55,7 +55,11 @@ help:
 	@echo "  make views           multi-queue, polled, latency, switching, error cost,"
 	@echo "                       footprint, layout noise floor (VIEWS='mq polled ...',"
 	@echo "                       default all; layout also builds off-layout)"
-	@echo "  make fuzz            a long eifuzz campaign on debug (FUZZ_SECONDS, FUZZ_SEED)"
+	@echo "  make fuzz            a long eifuzz campaign on debug (FUZZ_SECONDS, FUZZ_SEED,"
+	@echo "                       FUZZ_CONFIG, FUZZ_OUT: see bench/fuzz.sh)"
+	@echo "  make coverage        gcov line/branch coverage of the series' kernel code by"
+	@echo "                       the guest tests and a fuzz campaign (FUZZ_SECONDS=120)"
+	@echo "                       on the gcov config, into results/<date>-coverage"
 	@echo "  make boot-soak       30 debug boots, 2 at a time: any kernel report fails"
 	@echo "variables (make VAR=... or the environment):"
 	@echo "  CACHE=$(CACHE)"
@@ -131,6 +135,9 @@ views: deps
 fuzz: deps
 	bench/kernel.sh build debug
 	bench/fuzz.sh
+
+coverage: deps
+	bench/coverage.sh
 
 boot-soak: deps
 	bench/kernel.sh build debug

@@ -3,7 +3,7 @@
 #
 #   image.sh base            busybox, fio, perf, xfs_io, dmsetup, kmod (with
 #                            their shared-library closure), our static guest
-#                            tools and /init: base.cpio
+#                            tools, gcov-counts and /init: base.cpio
 #   image.sh modules CONFIG  the config's kernel modules: modules-CONFIG.cpio
 #   image.sh modules-archive ARCHIVE
 #                            the modules of a prebuilt kernel (a tar of the
@@ -40,7 +40,7 @@ base_inputs_hash() {
 	{
 		ls -lL "${GUEST_BINARIES[@]}" /bin/busybox
 		library_closure "${GUEST_BINARIES[@]}" | xargs ls -lL
-		cat "$BENCH_DIR"/guest/init "$BENCH_DIR"/guest/kernel-report.ere \
+		cat "$BENCH_DIR"/guest/init "$BENCH_DIR"/guest/kernel-report.ere "$BENCH_DIR"/guest/gcov-counts.sh \
 			"$BENCH_DIR"/guest-tools/*.[ch] "$0"
 	} | sha256sum | cut -c1-16
 }
@@ -92,6 +92,8 @@ cmd_base() {
 	cp "$BENCH_DIR/guest/init" "$root/init"
 	# What counts as a kernel report, for the guest scripts that check dmesg.
 	cp "$BENCH_DIR/guest/kernel-report.ere" "$root/etc/kernel-report.ere"
+	# The gcov config's counts, for make coverage (a no-op on other kernels).
+	install -m 755 "$BENCH_DIR/guest/gcov-counts.sh" "$root/usr/bin/gcov-counts"
 	chmod 755 "$root/init"
 	printf 'root:x:0:0:root:/:/bin/sh\n' >"$root/etc/passwd"
 	printf 'root:x:0:\n' >"$root/etc/group"

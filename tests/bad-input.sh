@@ -82,6 +82,12 @@ ROWS=$(
 2|is not a results directory|make -s disasm RESULTS=results/no-such-run
 0|plots/make-plots.sh ${NEWEST%/}|make -n plots RESULTS=$NEWEST
 2|usage: make compare BASE=results/A NEW=results/B|make -s compare
+1|FUZZ_CONFIG='bogus': want one of: |FUZZ_CONFIG=bogus bench/fuzz.sh
+1|FUZZ_OUT='README.md': exists and is not a directory|FUZZ_OUT=README.md bench/fuzz.sh
+0|bench/coverage.sh [RESULTS_DIR|bench/coverage.sh -h
+1|FUZZ_SECONDS='soon': want a whole number of seconds|FUZZ_SECONDS=soon bench/coverage.sh
+1|results directory 'results' exists already|bench/coverage.sh results
+1|bench/coverage.sh [RESULTS_DIR|bench/coverage.sh --bogus
 ROWS_END
 )
 

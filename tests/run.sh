@@ -7,7 +7,7 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
+TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench/lib.sh
 . "$TESTS_DIR/../bench/lib.sh"
 
@@ -75,7 +75,7 @@ build_c_tools() {
 checkpatch_series() {
 	local p
 	"$BENCH_DIR/kernel.sh" tree main >/dev/null
-	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch; do
+	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch "$REPO_DIR"/patches/instrument/*.patch; do
 		"$CACHE/src/pristine/scripts/checkpatch.pl" --strict --no-tree \
 			--ignore FILE_PATH_CHANGES -q "$p" || return 1
 	done
@@ -90,6 +90,7 @@ run_host_tests() {
 	host_test "checkpatch --strict on every patch" checkpatch_series
 	host_test "bad input: a clear error and a non-zero exit" bash "$REPO_DIR/tests/bad-input.sh"
 	host_test "KCIDB export of a committed run" bash "$TESTS_DIR/export-kcidb.sh"
+	host_test "coverage table of a fixture tracefile" bash "$REPO_DIR/tests/coverage-table-test.sh"
 	seed_overlap_test
 }
 
@@ -198,4 +199,6 @@ main() {
 	[[ $FAILED -eq 0 ]]
 }
 
-main "$@"
+# Sourced (bench/coverage.sh runs the guest tests on the gcov config with
+# run_guest_tests), only the functions are wanted.
+[[ ${BASH_SOURCE[0]} != "$0" ]] || main "$@"

@@ -77,6 +77,8 @@ fuzz_disk() {
 
 echo 4 >/proc/sys/kernel/printk
 dmesg -c >/dev/null
+# On the gcov config: count the campaign only, not the boot (no-op elsewhere).
+gcov-counts reset
 start=$(uptime_s)
 disagreements=0 reports=0 failed=0
 echo "fuzz: first seed $seed, $seconds s"
@@ -106,4 +108,5 @@ END {
 	printf "fuzz: %d disagreements, %d kernel reports\n", dis, rep
 	if (t > 0) printf "fuzz: %.0f s in eifuzz (%d s in all): %.0f writes/s, %.0f I/Os/s\n", t, el, w / t, io / t
 }' "$log"
+gcov-counts dump
 exit $failed

@@ -8,6 +8,8 @@ cd /bench/tests/block || exit 1
 # What counts as a kernel report: the runner's expression, in the image.
 SPLAT="($(cat /etc/kernel-report.ere))"
 mkdir -p /tmp/out
+# On the gcov config: count the tests only, not the boot (no-op elsewhere).
+gcov-counts reset
 
 all_tests() {
 	for f in [0-9]*; do
@@ -48,4 +50,5 @@ for t in ${TESTS:-$(all_tests)}; do
 		grep -E -A12 "$SPLAT" "/tmp/out/$t.dmesg" | head -30 | sed 's/^/    dmesg: /'
 	fi
 done
+gcov-counts dump
 exit 0

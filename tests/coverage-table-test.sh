@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# bench/coverage-table.sh on a fixture: two small lcov tracefiles of a
+# 32-line source and their lcov sum.  The counts in expected.txt were
+# checked by hand: a branch taken "-" (its line never ran) or 0 counts as
+# not taken, a function scope ends at its first "}" in column 0, a file
+# missing from one tracefile (fuzz.info has no main()) counts only what it
+# has, lines of other files and outside the scope are left out, and each
+# unreached line gets the reason whose file, function and code match.
+set -euo pipefail
+shopt -s inherit_errexit
+
+FIXTURE=$(cd "$(dirname "$0")/coverage-fixture" && pwd)
+TABLE=$FIXTURE/../../bench/coverage-table.sh
+
+run_table() {
+	COVERAGE_SCOPES=$1 "$TABLE" -r "$FIXTURE/reasons.txt" "$FIXTURE/src" \
+		"guest tests=$FIXTURE/tests.info" "fuzz=$FIXTURE/fuzz.info" "both=$FIXTURE/both.info"
+}
+
+main() {
+	local out status=0
+	out=$(run_table $'block/demo.c\nblock/demo.c:parse,unused')
+	diff -u "$FIXTURE/expected.txt" - <<<"$out"
+	# A function the source does not define is an error, not an empty row.
+	run_table 'block/demo.c:nosuch' >/dev/null 2>&1 || status=$?
+	[[ $status == 2 ]] || { echo "unknown function: exit $status, want 2"; exit 1; }
+	echo "coverage table: as expected"
+}
+
+main "$@"
