@@ -14,8 +14,6 @@ shopt -s inherit_errexit
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-SOURCE_PKG=linux-source-6.12
-SOURCE_TARBALL=/usr/src/linux-source-6.12.tar.xz
 PATCH_DIR=$REPO_DIR/patches
 JOBS=${JOBS:-$(nproc)}
 
@@ -25,10 +23,22 @@ export CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=blkinject KBUILD_BUILD_HOST=bench
 
-pristine_dir() { printf '%s/src/pristine\n' "$CACHE"; }
+# The unpatched source: Debian's tarball extracted in src/pristine, or a
+# copy of KSRC in ksrc/KSRC_ID (lib.sh's resolve_variant).
+pristine_dir() {
+	if [[ $KSRC_KIND == debian ]]; then
+		printf '%s/src/pristine\n' "$CACHE"
+	else
+		printf '%s/ksrc/%s\n' "$CACHE" "$KSRC_ID"
+	fi
+}
+
+ensure_pristine() {
+	if [[ $KSRC_KIND == debian ]]; then ensure_debian_pristine; else ensure_ksrc_pristine; fi
+}
 
 # Extract the Debian source tarball once per package version.
-ensure_pristine() {
+ensure_debian_pristine() {
 	local dir version
 	dir=$(pristine_dir)
 	[[ -f $SOURCE_TARBALL ]] || die "$SOURCE_TARBALL missing: run 'make deps' (apt-get install $SOURCE_PKG)"
@@ -44,17 +54,47 @@ ensure_pristine() {
 	mv "$dir.tmp" "$dir"
 }
 
-# The patch files of a tree, one absolute path a line, in order.
+# Copy KSRC once per identity: a git checkout's HEAD (git archive, so
+# uncommitted changes are not measured), a tree (cleaned with mrproper,
+# since out-of-tree builds need a clean source) or a tarball.
+ensure_ksrc_pristine() {
+	local dir
+	dir=$(pristine_dir)
+	[[ ! -f $dir/.blkinject-version ]] || return 0
+	log "copying KSRC=$KSRC ($KSRC_ID) into $dir"
+	rm -rf "$dir.tmp"
+	mkdir -p "$dir.tmp"
+	case $KSRC_KIND in
+	git)
+		git -C "$KSRC" diff --quiet HEAD 2>/dev/null ||
+			log "warning: KSRC=$KSRC has uncommitted changes; measuring its HEAD commit only"
+		git -C "$KSRC" archive --format=tar HEAD | tar -x -C "$dir.tmp" ;;
+	dir)
+		cp -a "$KSRC/." "$dir.tmp/"
+		make -C "$dir.tmp" -s mrproper >/dev/null 2>&1 || true ;;
+	tar)
+		tar -xaf "$KSRC" -C "$dir.tmp" --strip-components=1 ||
+			die "KSRC=$KSRC: tar could not extract it" ;;
+	esac
+	[[ -f $dir.tmp/Makefile && -f $dir.tmp/Kconfig && -f $dir.tmp/scripts/kconfig/merge_config.sh ]] ||
+		die "KSRC=$KSRC: not a kernel source (no Makefile, Kconfig and scripts/kconfig/merge_config.sh at its top)"
+	printf '%s\n' "$KSRC_ID" >"$dir.tmp/.blkinject-version"
+	rm -rf "$dir"
+	mv "$dir.tmp" "$dir"
+}
+
+# The patch files of a tree, one absolute path a line, in order: the
+# series (SERIES, default patches/; none with SERIES=none or for a tree
+# marked no-series) and then the tree's own patches from patches/.
 tree_patches() {
 	local name=$1 line p
 	line=$(awk -v n="$name" '$1 == n' "$BENCH_DIR/configs/trees")
 	[[ -n $line ]] || die "unknown tree '$name' (see bench/configs/trees)"
-	while read -r p; do
-		[[ -z $p || $p == \#* ]] && continue
-		printf '%s/%s\n' "$PATCH_DIR" "$p"
-	done <"$PATCH_DIR/series"
+	if [[ $SERIES_DIR != none && " $line " != *" no-series "* ]]; then
+		series_patches "$SERIES_DIR"
+	fi
 	for p in $line; do
-		[[ $p == "$name" ]] && continue
+		[[ $p == "$name" || $p == no-series ]] && continue
 		printf '%s/%s\n' "$PATCH_DIR" "$p"
 	done
 }
@@ -75,11 +115,19 @@ sync_tree() {
 	fi
 	if [[ ! -d $dir ]]; then
 		log "copying pristine tree to $dir"
-		cp -a "$pristine" "$dir.tmp"
+		mkdir -p "$(dirname "$dir")"
+		# A variant's tree starts as hard links to its pristine copy (fast,
+		# no space): nothing writes into a tree but the copy-back below,
+		# which replaces a file instead of writing through its link.
+		if [[ $VARIANT_ROOT == "$CACHE" ]]; then
+			cp -a "$pristine" "$dir.tmp"
+		else
+			cp -al "$pristine" "$dir.tmp"
+		fi
 		: >"$dir.tmp/.blkinject-touched"
 		mv "$dir.tmp" "$dir"
 	fi
-	stage=$(mktemp -d "$CACHE/src/stage.XXXXXX")
+	stage=$(mktemp -d "$(dirname "$dir")/stage.XXXXXX")
 	# shellcheck disable=SC2064
 	trap "rm -rf '$stage'" RETURN
 	{ cat "$dir/.blkinject-touched"; [[ $# -eq 0 ]] || patch_files "$@"; } |
@@ -103,6 +151,7 @@ sync_tree() {
 		if [[ -f $stage/tree/$f ]]; then
 			if ! cmp -s "$stage/tree/$f" "$dir/$f"; then
 				mkdir -p "$dir/$(dirname "$f")"
+				rm -f "$dir/$f"
 				cp "$stage/tree/$f" "$dir/$f"
 			fi
 		else
@@ -114,7 +163,7 @@ sync_tree() {
 	printf '%s\n' "$hash" >"$dir/.blkinject-patches"
 }
 
-tree_dir() { printf '%s/src/tree-%s\n' "$CACHE" "$1"; }
+tree_dir() { printf '%s/src/tree-%s\n' "$VARIANT_ROOT" "$1"; }
 
 cmd_tree() {
 	local name=$1 patches
@@ -130,16 +179,28 @@ fragment_symbols() {
 		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' "$@"
 }
 
+# kconfig_defines SRC SYMBOL: whether a Kconfig file of SRC defines SYMBOL.
+kconfig_defines() {
+	find "$1" -name 'Kconfig*' -type f -print0 |
+		xargs -0 grep -Eqs "^[[:space:]]*(menu)?config[[:space:]]+${2#CONFIG_}[[:space:]]*\$"
+}
+
 # Fail when kconfig dropped or changed a symbol a fragment asked for (a
-# later fragment overrides an earlier one, as in merge_config.sh).
+# later fragment overrides an earlier one, as in merge_config.sh).  A
+# symbol the tree does not define at all is named as such: the tree lacks
+# the change (another KSRC, or SERIES=none on a tree without it).
 verify_config() {
-	local out=$1 sym want got bad=0
-	shift
+	local src=$1 out=$2 sym want got bad=0
+	shift 2
 	while IFS='=' read -r sym want; do
 		got=$(sed -n -e "s/^$sym=\(.*\)$/\1/p" -e "s/^# $sym is not set$/n/p" "$out/.config")
 		got=${got:-n}
 		if [[ $got != "$want" ]]; then
-			printf 'error: %s=%s requested, kconfig gave %s\n' "$sym" "$want" "$got" >&2
+			if [[ $want != n ]] && ! kconfig_defines "$src" "$sym"; then
+				printf 'error: this tree has no %s (no Kconfig entry defines it): give SERIES= (a series that adds it) or a KSRC tree with the change\n' "${sym#CONFIG_}" >&2
+			else
+				printf 'error: %s=%s requested, kconfig gave %s\n' "$sym" "$want" "$got" >&2
+			fi
 			bad=1
 		fi
 	done < <(fragment_symbols "$@" | awk -F= '{ v[$1] = $2; if (!($1 in o)) o[$1] = n++ }
@@ -199,7 +260,7 @@ build_one() {
 	rm -f "$out/.blkinject-stamp"
 	log "$label: configuring from tinyconfig + common.config + $cfg.config"
 	configure "$src" "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")"
-	verify_config "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")" ||
+	verify_config "$src" "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")" ||
 		die "$label: .config does not match the fragments (see $out/config.log)"
 	make_kernel "$src" "$out" "$label"
 	printf '%s\n' "$stamp" >"$out/.blkinject-stamp"

@@ -124,8 +124,101 @@ config_tree() {
 }
 
 kernel_build_dir() {
-	printf '%s/build/%s\n' "$CACHE" "$1"
+	printf '%s/build/%s\n' "$VARIANT_ROOT" "$1"
 }
+
+# modules_image CONFIG: the initramfs piece with CONFIG's modules.
+modules_image() {
+	if [[ $VARIANT_ROOT == "$CACHE" ]]; then
+		printf '%s/images/modules-%s.cpio\n' "$CACHE" "$1"
+	else
+		printf '%s/images/modules-%s.cpio\n' "$VARIANT_ROOT" "$1"
+	fi
+}
+
+# The kernel source and the series applied to it.  KSRC: a git checkout
+# (its HEAD commit), an extracted tree or a tarball; default Debian's
+# linux-source-6.12 tarball.  SERIES: a directory with a "series" file
+# (default patches/) or "none" for a tree that already has the change.
+# The default pair keeps today's layout under $CACHE (src/pristine,
+# src/tree-NAME, build/CONFIG); any other pair gets its own VARIANT_ROOT,
+# $CACHE/variants/KSRC_ID+SERIES_ID, with the same layout inside, so the
+# trees and builds of different sources and series never mix (and the
+# compiler sees the same relative paths, which ccache needs to share
+# objects).  A non-default KSRC is copied once to $CACHE/ksrc/KSRC_ID.
+SOURCE_PKG=linux-source-6.12
+SOURCE_TARBALL=/usr/src/linux-source-6.12.tar.xz
+
+# ksrc_identity: "KIND ID" of KSRC (kind: debian, git, dir, tar).
+ksrc_identity() {
+	local top newest
+	if [[ -z ${KSRC:-} || $KSRC == "$SOURCE_TARBALL" ]]; then
+		printf 'debian debian-%s\n' "$(dpkg-query -W -f='${Version}' "$SOURCE_PKG" 2>/dev/null || echo none)"
+	elif [[ -d $KSRC ]]; then
+		top=$(git -C "$KSRC" rev-parse --show-toplevel 2>/dev/null || true)
+		if [[ -n $top && $top == "$(cd "$KSRC" && pwd -P)" ]]; then
+			printf 'git git-%s\n' "$(git -C "$KSRC" rev-parse --short=12 HEAD)"
+		elif [[ -f $KSRC/Makefile && -f $KSRC/Kconfig ]]; then
+			newest=$(find "$KSRC" -type f -printf '%T@\n' | sort -n | tail -n 1)
+			printf 'dir dir-%s\n' "$(printf '%s %s' "$(cd "$KSRC" && pwd -P)" "$newest" | sha256sum | cut -c1-12)"
+		else
+			die "KSRC=$KSRC is not a kernel source: give a git checkout (its top directory), an extracted tree (Makefile and Kconfig at its top) or a tarball (.tar, .tar.gz, .tar.xz, .tar.bz2, .tar.zst)"
+		fi
+	elif [[ -f $KSRC ]]; then
+		case $KSRC in
+		*.tar | *.tar.gz | *.tgz | *.tar.xz | *.txz | *.tar.bz2 | *.tar.zst) ;;
+		*) die "KSRC=$KSRC is not a kernel source: a file must be a tarball (.tar, .tar.gz, .tar.xz, .tar.bz2, .tar.zst); or give a git checkout or an extracted tree" ;;
+		esac
+		printf 'tar tar-%s\n' "$(sha256sum "$KSRC" | cut -c1-12)"
+	else
+		die "KSRC=$KSRC: no such file or directory (give a git checkout, an extracted tree or a tarball; unset for $SOURCE_TARBALL)"
+	fi
+}
+
+# series_patches DIR: the patch files DIR/series lists, one a line, in order.
+series_patches() {
+	local p
+	while read -r p; do
+		[[ -z $p || $p == \#* ]] && continue
+		printf '%s/%s\n' "$1" "${p%% *}"
+	done <"$1/series"
+}
+
+# series_identity: SERIES_DIR and its ID (a hash over the listed patches).
+series_identity() {
+	local s=${SERIES:-$REPO_DIR/patches} p patches
+	if [[ $s == none ]]; then
+		printf '%s none\n' "$s"
+		return
+	fi
+	[[ -d $s && -f $s/series ]] ||
+		die "SERIES=$s has no series file: give a directory with a 'series' file listing its patches in order (like patches/), or SERIES=none for a tree that already has the change"
+	s=$(cd "$s" && pwd -P)
+	while read -r p; do
+		[[ -f $p ]] || die "SERIES=$s: $(basename "$p") is listed in its series file but missing"
+	done < <(series_patches "$s")
+	mapfile -t patches < <(series_patches "$s")
+	printf '%s %s\n' "$s" "$(cat "$s/series" "${patches[@]}" | sha256sum | cut -c1-12)"
+}
+
+# Resolve KSRC and SERIES once per job (the children inherit the answer).
+resolve_variant() {
+	local kind id sdir sid
+	[[ ${VARIANT_FOR:-} != "${KSRC:-}|${SERIES:-}|$CACHE" || -z ${VARIANT_ROOT:-} ]] || return 0
+	read -r kind id < <(ksrc_identity)
+	[[ -n ${id:-} ]] || exit 1
+	read -r sdir sid < <(series_identity)
+	[[ -n ${sid:-} ]] || exit 1
+	KSRC_KIND=$kind KSRC_ID=$id SERIES_DIR=$sdir SERIES_ID=$sid
+	if [[ $kind == debian && $sdir == "$(cd "$REPO_DIR/patches" && pwd -P)" ]]; then
+		VARIANT_ROOT=$CACHE
+	else
+		VARIANT_ROOT=$CACHE/variants/$id+$([[ $sid == none ]] && echo none || echo "series-$sid")
+	fi
+	VARIANT_FOR="${KSRC:-}|${SERIES:-}|$CACHE"
+	export KSRC_KIND KSRC_ID SERIES_DIR SERIES_ID VARIANT_ROOT VARIANT_FOR
+}
+resolve_variant
 
 # gate_site BUILD_DIR: address of the blk_error_injection_enabled jump-label
 # site in submit_bio_noacct_nocheck, from the build's vmlinux (empty and
