@@ -27,6 +27,8 @@
 #   BOOTS=per-config|per-state         default: per-config under tcg-icount
 #   PLUGIN=1 FIO_IOS=20000 PERF_RECORD=1   tcg-icount only: counts, annotate
 #   RUN_TIMEOUT=600                    seconds per state and boot
+#   HOT_FUNCS="submit_bio_noacct_nocheck __blk_error_inject"   what the plugin counts
+#   KSRC= SERIES=                      the kernels' source and series (kernel.sh -h)
 # Output: results/RUN_ID/ with runs.csv, summary.csv, summary.json, meta.env,
 # plan.txt (the boots in order), raw.tar.xz (fio JSON and plugin counts of
 # every boot) and annotate/.  The results directory is printed on stdout at
@@ -38,7 +40,7 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/lib.sh"
 
 case ${1:-} in
--h | --help) sed -n '2,33s/^# \{0,1\}//p' "$0"; exit 0 ;;
+-h | --help) sed -n '2,35s/^# \{0,1\}//p' "$0"; exit 0 ;;
 '') ;;
 *) die "unknown argument '$1' (bench.sh takes settings from the environment; see bench.sh -h)" ;;
 esac
@@ -75,6 +77,8 @@ check_settings() {
 	[[ -n $WORKLOADS || $FIO_IOS != 0 ]] || die "nothing to measure: WORKLOADS is empty and FIO_IOS=0"
 	# shellcheck disable=SC2086 # a list of words
 	check_built $CONFIGS
+	# shellcheck disable=SC2086
+	[[ $PLUGIN == 0 ]] || hot_funcs_check $CONFIGS
 }
 
 # states_of CONFIG: the states a config is measured in ("off" has one).
@@ -145,7 +149,7 @@ plugin_rows() {
 	local p=$1 raw=$2 state=$3 ios=$4 first last f calls insns m
 	read -r first last < <(awk -v s="$state" '$1 == s { print $2, $3 }' "$raw/marks")
 	[[ -n $last ]] || return 0
-	for f in "${PLUGIN_FUNCS[@]}"; do
+	for f in "${HOT_FUNC_LIST[@]}"; do
 		calls=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" entries)
 		insns=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" insns)
 		[[ -n $calls && $calls != 0 ]] || continue

@@ -5,9 +5,15 @@
 #   kernel.sh build CONFIG...        build configs out of tree (O=)
 #   kernel.sh check                  apply, build and checkpatch each prefix
 #
-# A tree is the pristine linux-source-6.12 plus a patch list.  When the patch
-# list changes, only files whose content changed are rewritten, so make and
+# A tree is the pristine source plus a patch list.  When the patch list
+# changes, only files whose content changed are rewritten, so make and
 # ccache rebuild only what the change touched.
+#
+#   KSRC=   the source: a git checkout (its HEAD), an extracted tree or a
+#           tarball; default Debian's /usr/src/linux-source-6.12.tar.xz
+#   SERIES= a directory with a "series" file (default patches/), or none
+#           for a tree that already has the change
+# Any other KSRC/SERIES pair builds under $CACHE/variants/ (bench/lib.sh).
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -323,7 +329,7 @@ main() {
 	tree) [[ $# -eq 1 ]] || die "usage: kernel.sh tree NAME"; cmd_tree "$1" ;;
 	build) cmd_build "$@" ;;
 	check) [[ $# -eq 0 ]] || die "usage: kernel.sh check (no arguments)"; cmd_check ;;
-	-h | --help | help) sed -n '2,6s/^# \{0,1\}//p' "$0" ;;
+	-h | --help | help) sed -n '2,16s/^# \{0,1\}//p' "$0" ;;
 	*) die "usage: kernel.sh tree NAME | build [CONFIG...] | check" ;;
 	esac
 }

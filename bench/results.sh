@@ -7,8 +7,30 @@ STATES=${STATES:-key-off key-on-other rules-1 rules-10 rules-100 rules-1000 matc
 # The row every other row is compared with: "CONFIG STATE".
 BASELINE=${BASELINE:-off off}
 
-# Functions the insncount plugin counts (those a kernel lacks are left out).
-PLUGIN_FUNCS=(submit_bio_noacct_nocheck __blk_error_inject submit_bio_noacct should_fail_bio blk_mq_submit_bio)
+# HOT_FUNCS: the kernel functions the insncount plugin counts (instructions
+# and calls), so the same machinery measures another hook.  A function a
+# kernel lacks is absent from that kernel's rows (hot_funcs_check says so);
+# a name no kernel of the run has is an error.
+HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject}
+read -r -a HOT_FUNC_LIST <<<"$HOT_FUNCS"
+
+# hot_funcs_check CONFIG...: the names are C identifiers and each is in the
+# System.map of at least one CONFIG; log the ones a CONFIG lacks.
+hot_funcs_check() {
+	local f c map found absent=''
+	[[ ${#HOT_FUNC_LIST[@]} -gt 0 ]] || die "HOT_FUNCS is empty: name the functions to count (default: submit_bio_noacct_nocheck __blk_error_inject)"
+	for f in "${HOT_FUNC_LIST[@]}"; do
+		[[ $f =~ ^[A-Za-z_][A-Za-z0-9_.]*$ ]] || die "HOT_FUNCS: '$f' is not a function name"
+		found=0
+		for c in "$@"; do
+			map=$(kernel_build_dir "$c")/System.map
+			if grep -q " $f$" "$map" 2>/dev/null; then found=1; else absent+=" $c:$f"; fi
+		done
+		[[ $found == 1 ]] || die "HOT_FUNCS: $f is in no kernel of the run (not in the System.map of: $*)"
+	done
+	[[ -z $absent ]] || log "HOT_FUNCS absent (not in the kernel, so no rows):$absent"
+	HOT_FUNCS_ABSENT=${absent# }
+}
 
 # plugin_so: build the QEMU plugin into the cache if needed, print its path.
 plugin_so() {
@@ -17,13 +39,13 @@ plugin_so() {
 	printf '%s\n' "$CACHE/plugin/libinsncount.so"
 }
 
-# write_plugin_ranges CONFIG FILE: the plugin's ranges for the PLUGIN_FUNCS
+# write_plugin_ranges CONFIG FILE: the plugin's ranges for the HOT_FUNCS
 # this config's kernel has.
 write_plugin_ranges() {
 	local map f
 	map=$(kernel_build_dir "$1")/System.map
 	: >"$2"
-	for f in "${PLUGIN_FUNCS[@]}"; do
+	for f in "${HOT_FUNC_LIST[@]}"; do
 		if grep -q " $f$" "$map"; then
 			"$REPO_DIR/perf-scripts/plugin/ranges-from-systemmap.sh" "$map" "$f" >>"$2"
 		fi
@@ -87,6 +109,19 @@ tool_version() {
 	"$@" 2>/dev/null | head -1 || true
 }
 
+# kernel_source_name, series_name: KSRC and SERIES as meta.json records them.
+kernel_source_name() {
+	if [[ $KSRC_KIND == debian ]]; then
+		printf 'linux-source-6.12 %s\n' "$(cat "$CACHE/src/pristine/.blkinject-version" 2>/dev/null)"
+	else
+		printf '%s (%s)\n' "$KSRC" "$KSRC_ID"
+	fi
+}
+
+series_name() {
+	if [[ $SERIES_DIR == none ]]; then echo none; else printf '%s (%s)\n' "${SERIES_DIR#"$REPO_DIR"/}" "$SERIES_ID"; fi
+}
+
 # write_meta DIR ACCEL COMMAND [KEY=VALUE...]: DIR/meta.json, what is needed
 # to reproduce the run: COMMAND exactly as run, every build's identity, the
 # tools' versions.  Values go in with jq --arg, never through shell quoting.
@@ -102,7 +137,8 @@ write_meta() {
 		--arg QEMU "$(tool_version qemu-system-x86_64 --version)" \
 		--arg GCC "$(tool_version gcc --version)" --arg FIO "$(tool_version fio --version)" \
 		--arg PERF "$(tool_version perf --version)" \
-		--arg KERNEL_SOURCE "linux-source-6.12 $(cat "$CACHE/src/pristine/.blkinject-version" 2>/dev/null)" \
+		--arg KERNEL_SOURCE "$(kernel_source_name)" --arg SERIES "$(series_name)" \
+		--arg HOT_FUNCS "$HOT_FUNCS" --arg HOT_FUNCS_ABSENT "${HOT_FUNCS_ABSENT:-}" \
 		--arg KERNEL_RELEASE "$(cat "$(kernel_build_dir on)/include/config/kernel.release" 2>/dev/null || echo unknown)" \
 		--arg SERIES_SHA256 "$(cat "$REPO_DIR"/patches/series "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch 2>/dev/null | sha256sum | cut -c1-16)" \
 		--arg GIT_COMMIT "$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo none)$(git -C "$REPO_DIR" diff --quiet HEAD 2>/dev/null || echo -dirty)" \
