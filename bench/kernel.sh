@@ -4,6 +4,7 @@
 #   kernel.sh tree NAME              sync source tree NAME with its patches
 #   kernel.sh build CONFIG...        build configs out of tree (O=)
 #   kernel.sh check                  apply, build and checkpatch each prefix
+#   kernel.sh defines TREE SYMBOL    exit 0 when TREE's Kconfig defines SYMBOL
 #
 # A tree is the pristine source plus a patch list.  When the patch list
 # changes, only files whose content changed are rewritten, so make and
@@ -322,6 +323,12 @@ cmd_check() {
 	log "patches-check: all $n prefixes build, checkpatch clean"
 }
 
+# cmd_defines TREE SYMBOL: exit 0 when tree TREE (synced) defines SYMBOL.
+cmd_defines() {
+	cmd_tree "$1" >&2
+	kconfig_defines "$(tree_dir "$1")" "$2"
+}
+
 main() {
 	local cmd=${1:-}
 	[[ $# -gt 0 ]] && shift
@@ -329,8 +336,9 @@ main() {
 	tree) [[ $# -eq 1 ]] || die "usage: kernel.sh tree NAME"; cmd_tree "$1" ;;
 	build) cmd_build "$@" ;;
 	check) [[ $# -eq 0 ]] || die "usage: kernel.sh check (no arguments)"; cmd_check ;;
-	-h | --help | help) sed -n '2,16s/^# \{0,1\}//p' "$0" ;;
-	*) die "usage: kernel.sh tree NAME | build [CONFIG...] | check" ;;
+	defines) [[ $# -eq 2 ]] || die "usage: kernel.sh defines TREE CONFIG_SYMBOL"; cmd_defines "$@" ;;
+	-h | --help | help) sed -n '2,17s/^# \{0,1\}//p' "$0" ;;
+	*) die "usage: kernel.sh tree NAME | build [CONFIG...] | check | defines TREE SYMBOL" ;;
 	esac
 }
 
