@@ -61,6 +61,12 @@ step() {
 		RESULTS_ROOT=$OUT/rows RUN_ID=$label "$BENCH_DIR/bench.sh")
 	awk -F, -v OFS=, -v l="$label" 'NR > 1 { $2 = l; print }' "$run/runs.csv" >>"$OUT/runs.csv"
 	jq --arg l "$label" --arg c "$cfg" '{($l): .BUILDS[$c]}' "$run/meta.json" >"$run/build.json"
+	jq -r '.HOT_FUNCS_ABSENT' "$run/meta.json" >"$run/absent"
+}
+
+# uncounted LABEL FUNC: why FUNC has no count in LABEL's row.
+uncounted() {
+	if [[ " $(cat "$OUT/rows/$1/absent") " == *":$2 "* ]]; then echo absent; else echo 'not called'; fi
 }
 
 # value LABEL STATE METRIC: the run's value ("" when absent).
@@ -139,7 +145,7 @@ per_patch_table() {
 			for f in "${HOT_FUNC_LIST[@]}"; do
 				m=$(plugin_metric "$f")
 				v=$(value "$label" "$state" "$m")
-				row+=("${v:-absent}")
+				row+=("${v:-$(uncounted "$label" "$f")}")
 			done
 			cur=("$(value "$label" "$state" insns_per_call)" "$(value "$label" "$state" calls_per_io)"
 				"$(value "$label" "$state" insns_per_io)" "$(value "$label" "$state" iops)")
@@ -165,13 +171,15 @@ write_report() {
 	local n=$1 state label desc
 	{
 		printf '# Per-patch cost\n\n'
+		# shellcheck disable=SC2016 # Markdown backquotes
 		printf -- '- command: `%s`\n' "$BENCH_COMMAND"
 		printf -- '- date: %s, commit %s, accelerator %s, wall %s s\n' "$(meta_get "$OUT" DATE)" \
 			"$(meta_get "$OUT" GIT_COMMIT)" "$(meta_get "$OUT" ACCEL)" "$(meta_get "$OUT" WALL_SECONDS)"
 		printf -- '- kernel source: %s; series: %s\n' "$(meta_get "$OUT" KERNEL_SOURCE)" "$(series_name)"
 		printf -- '- counted: %s (%s reads of 4 KiB at qd1 per state); IOPS from fio %s (runtime %s, ramp %s), one boot per row\n\n' \
 			"$HOT_FUNCS" "$FIO_IOS" "$WORKLOADS" "$FIO_RUNTIME" "$FIO_RAMP"
-		printf 'Under tcg-icount guest time advances 1 ns per instruction: the counts per call are exact; the gate per I/O is `submit_bio_noacct_nocheck` instructions per call times its calls per I/O (exact); "per I/O" is 1e9 / IOPS of the timed fio job (guest time: it moved by up to 0.1%% between boots, about 6 instructions). Each row'"'"'s change (Δ) is what its patch adds to the previous row. "absent": the function is not in that kernel; n/a: the state needs the interface, which that prefix does not have.\n\n'
+		# shellcheck disable=SC2016 # Markdown backquotes
+		printf 'Under tcg-icount guest time advances 1 ns per instruction: the counts per call are exact; the gate per I/O is `submit_bio_noacct_nocheck` instructions per call times its calls per I/O (exact); "per I/O" is 1e9 / IOPS of the timed fio job (guest time: it moved by up to 0.1%% between boots, about 6 instructions). Each row'"'"'s change (Δ) is what its patch adds to the previous row. "absent": the function is not in that kernel; "not called": it is, but the state never calls it; n/a: the state needs the interface, which that prefix does not have.\n\n'
 		printf '| row | what |\n|---|---|\n'
 		while read -r label desc; do printf '| %s | %s |\n' "$label" "$desc"; done <"$OUT/prefixes.txt"
 		for state in key-off key-on-other; do

@@ -30,13 +30,19 @@ result() {
 
 # host_test NAME COMMAND...: a host-side test passes when COMMAND exits 0.
 host_test() {
-	local name=$1 logfile
-	shift
+	host_test_as host "$@"
+}
+
+# host_test_as KIND NAME COMMAND...: the same, reported as KIND/NAME (a
+# runner test boots guests from the host).
+host_test_as() {
+	local kind=$1 name=$2 logfile
+	shift 2
 	logfile=$(mktemp)
 	if "$@" >"$logfile" 2>&1; then
-		result "host/$name" PASS
+		result "$kind/$name" PASS
 	else
-		result "host/$name" FAIL "(last lines below)"
+		result "$kind/$name" FAIL "(last lines below)"
 		tail -n 15 "$logfile" | sed 's/^/    /'
 	fi
 	rm -f "$logfile"
@@ -169,6 +175,8 @@ main() {
 	# shellcheck disable=SC2086
 	"$BENCH_DIR/kernel.sh" build $TEST_CONFIGS
 	[[ " $TEST_CONFIGS " != *" on "* ]] || run_runner_tests
+	[[ " $TEST_CONFIGS " != *" on "* ]] ||
+		host_test_as runner "compare-series: a planted +2 instructions exits 1" bash "$TESTS_DIR/compare-series.sh"
 	for cfg in $TEST_CONFIGS; do
 		run_guest_tests "$cfg"
 	done
