@@ -125,45 +125,51 @@ main() {
 # functions' instructions per call, the gate's instructions per I/O
 # (submit_bio_noacct_nocheck per call x calls per I/O, exact), the
 # instructions per I/O of the whole read (1e9 / IOPS, guest time) and the
-# change of each from the previous label (the patch's cost).
+# change of each from the previous label (the patch's cost).  Before the
+# interface exists no rule can be set anywhere, so a key-on-other row is
+# n/a there and the first one with the interface is compared with the
+# previous label's key-off.
 per_patch_table() {
-	local label state prev f v head m
-	head=label,state
-	for f in "${HOT_FUNC_LIST[@]}"; do head+=",$f"; done
-	printf '%s,gate_insns_per_io,insns_per_io,iops,d_%s,d_gate_insns_per_io,d_insns_per_io\n' \
-		"$head" "${HOT_FUNC_LIST[0]}"
+	local label state f v m gate
+	local -A prev=() koff=()
+	printf 'label,state'
+	for f in "${HOT_FUNC_LIST[@]}"; do printf ',%s' "$f"; done
+	printf ',gate_insns_per_io,insns_per_io,iops,d_%s,d_gate_insns_per_io,d_insns_per_io\n' "${HOT_FUNC_LIST[0]}"
 	for state in key-off key-on-other; do
-		prev=''
 		for label in "$@"; do
 			[[ $label != off ]] || continue
 			local -a row=("$label" "$state") cur=()
 			if [[ -z $(value "$label" "$state" iops) ]]; then
-				printf '%s,%s%s,n/a,n/a,n/a,,,\n' "$label" "$state" "$(printf ',n/a%.0s' "${HOT_FUNC_LIST[@]}")"
-				prev=''
+				for f in "${HOT_FUNC_LIST[@]}" gate insns iops; do row+=(n/a); done
+				(IFS=,; printf '%s,,,\n' "${row[*]}")
+				prev[$state]=${koff[$label]:-}
 				continue
 			fi
 			for f in "${HOT_FUNC_LIST[@]}"; do
 				m=$(plugin_metric "$f")
 				v=$(value "$label" "$state" "$m")
-				row+=("${v:-$(uncounted "$label" "$f")}")
+				row+=("$(if [[ -n $v ]]; then num "$v"; else uncounted "$label" "$f"; fi)")
 			done
 			cur=("$(value "$label" "$state" insns_per_call)" "$(value "$label" "$state" calls_per_io)"
 				"$(value "$label" "$state" insns_per_io)" "$(value "$label" "$state" iops)")
-			v=$(awk -v a="${cur[0]}" -v b="${cur[1]}" 'BEGIN { if (a != "" && b != "") printf "%.2f", a * b }')
-			row+=("$v" "$(printf '%.1f' "${cur[2]}")" "$(printf '%.0f' "${cur[3]}")")
-			if [[ -n $prev ]]; then
-				read -r -a p <<<"$prev"
-				row+=("$(awk -v a="${cur[0]:-0}" -v b="${p[0]:-0}" 'BEGIN { printf "%+.2f", a - b }')"
-					"$(awk -v a="$v" -v b="${p[1]}" 'BEGIN { printf "%+.2f", a - b }')"
+			gate=$(awk -v a="${cur[0]}" -v b="${cur[1]}" 'BEGIN { if (a != "" && b != "") printf "%g", a * b }')
+			row+=("$gate" "$(printf '%.1f' "${cur[2]}")" "$(printf '%.0f' "${cur[3]}")")
+			if [[ -n ${prev[$state]:-} ]]; then
+				read -r -a p <<<"${prev[$state]}"
+				row+=("$(awk -v a="${cur[0]:-0}" -v b="${p[0]}" 'BEGIN { printf "%+g", a - b }')"
+					"$(awk -v a="${gate:-0}" -v b="${p[1]}" 'BEGIN { printf "%+g", a - b }')"
 					"$(awk -v a="${cur[2]}" -v b="${p[2]}" 'BEGIN { printf "%+.1f", a - b }')")
 			else
 				row+=('' '' '')
 			fi
-			prev="${cur[0]:-0} ${v:-0} ${cur[2]}"
+			prev[$state]="${cur[0]:-0} ${gate:-0} ${cur[2]}"
+			[[ $state != key-off ]] || koff[$label]=${prev[$state]}
 			(IFS=,; printf '%s\n' "${row[*]}")
 		done
 	done
 }
+
+num() { awk -v v="$1" 'BEGIN { printf "%g\n", v }'; }
 
 # write_report N: report.md (tables) and report.txt (plain) from
 # per-patch.csv, prefixes.txt and runs.csv.
@@ -189,7 +195,7 @@ write_report() {
 					for (i = 2; i <= NF; i++) printf "---|"; printf "\n"; next }
 				$2 == s { printf "| %s |", $1; for (i = 3; i <= n; i++) printf " %s |", $i; printf "\n" }' "$OUT/per-patch.csv"
 		done
-		printf '\n## Against pristine (key-off; off: the series with the feature compiled out)\n\n'
+		printf '\n## Against pristine (p0 in key-off; off: the series with the feature compiled out)\n\n'
 		pristine_table
 	} >"$OUT/report.md"
 	{
@@ -200,11 +206,11 @@ write_report() {
 			while read -r label desc; do
 				[[ $label != off && $label != p0 ]] || continue
 				awk -F, -v l="$label" -v s="$state" -v d="$desc" '
-					$1 == l && $2 == s { if ($3 == "n/a") printf "  %-4s n/a (no interface yet)   %s\n", l, d
-						else printf "  %-4s %6s/call %7s/I/O %7s/I/O   %s\n", l, $(NF-2), $(NF-1), $NF, d }' "$OUT/per-patch.csv"
+					$1 == l && $2 == s { if ($3 == "n/a") printf "  %-4s %-32s %s\n", l, "n/a (no interface yet)", d
+						else printf "  %-4s %6s/call %6s/I/O %7s/I/O  %s\n", l, $(NF-2), $(NF-1), $NF, d }' "$OUT/per-patch.csv"
 			done <"$OUT/prefixes.txt"
 		done
-		printf '\nAgainst pristine (key-off):\n'
+		printf '\nAgainst pristine (p0, key-off): per call, vs pristine, per I/O, vs pristine\n'
 		pristine_table | sed -n '3,$p' | tr -d '|' | sed 's/^ */  /'
 	} >"$OUT/report.txt"
 }
@@ -222,7 +228,7 @@ pristine_table() {
 			i=$(value "$label" "$state" insns_per_io)
 			[[ -n $i ]] || continue
 			awk -v l="$label" -v s="$state" -v c="$c" -v i="$i" -v c0="$n0" -v i0="$i0" 'BEGIN {
-				printf "| %s | %s | %s | %+g | %.1f | %+.1f (%+.3f%%) |\n", l, s, c, c - c0, i, i - i0, 100 * (i - i0) / i0 }'
+				printf "| %s | %s | %g | %+g | %.1f | %+.1f (%+.3f%%) |\n", l, s, c, c - c0, i, i - i0, 100 * (i - i0) / i0 }'
 		done
 	done
 }
