@@ -97,7 +97,7 @@ tree_patches() {
 	local name=$1 line p
 	line=$(awk -v n="$name" '$1 == n' "$BENCH_DIR/configs/trees")
 	[[ -n $line ]] || die "unknown tree '$name' (see bench/configs/trees)"
-	if [[ $SERIES_DIR != none && " $line " != *" no-series "* ]]; then
+	if [[ $SERIES_DIR != none ]] && tree_has_series "$name"; then
 		series_patches "$SERIES_DIR"
 	fi
 	for p in $line; do
@@ -126,7 +126,7 @@ sync_tree() {
 		# A variant's tree starts as hard links to its pristine copy (fast,
 		# no space): nothing writes into a tree but the copy-back below,
 		# which replaces a file instead of writing through its link.
-		if [[ $VARIANT_ROOT == "$CACHE" ]]; then
+		if [[ $dir == "$CACHE"/src/* ]]; then
 			cp -a "$pristine" "$dir.tmp"
 		else
 			cp -al "$pristine" "$dir.tmp"
@@ -170,7 +170,15 @@ sync_tree() {
 	printf '%s\n' "$hash" >"$dir/.blkinject-patches"
 }
 
-tree_dir() { printf '%s/src/tree-%s\n' "$VARIANT_ROOT" "$1"; }
+# tree_dir TREE: where TREE is; a tree without the series is tree-main of
+# the SERIES=none root (lib.sh's tree_root).
+tree_dir() {
+	if tree_has_series "$1"; then
+		printf '%s/src/tree-%s\n' "$VARIANT_ROOT" "$1"
+	else
+		printf '%s/src/tree-main\n' "$VARIANT_NOSERIES_ROOT"
+	fi
+}
 
 cmd_tree() {
 	local name=$1 patches
@@ -188,8 +196,7 @@ fragment_symbols() {
 
 # kconfig_defines SRC SYMBOL: whether a Kconfig file of SRC defines SYMBOL.
 kconfig_defines() {
-	find "$1" -name 'Kconfig*' -type f -print0 |
-		xargs -0 grep -Eqs "^[[:space:]]*(menu)?config[[:space:]]+${2#CONFIG_}[[:space:]]*\$"
+	grep -rqsE --include='Kconfig*' "^[[:space:]]*(menu)?config[[:space:]]+${2#CONFIG_}[[:space:]]*\$" "$1"
 }
 
 # Fail when kconfig dropped or changed a symbol a fragment asked for (a

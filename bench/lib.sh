@@ -123,16 +123,36 @@ config_tree() {
 	printf '%s\n' "${tree:-main}"
 }
 
+# tree_has_series TREE: false for a tree marked no-series in
+# bench/configs/trees (the source alone).
+tree_has_series() {
+	! awk -v n="$1" '$1 == n { for (i = 2; i <= NF; i++) if ($i == "no-series") f = 1 } END { exit !f }' \
+		"$BENCH_DIR/configs/trees"
+}
+
+# tree_root TREE: the variant root a tree lives in.  A tree without the
+# series is the source with SERIES=none, in that pair's root, so that every
+# tree is src/tree-main of its root (the same relative paths for ccache).
+tree_root() {
+	if tree_has_series "$1"; then
+		printf '%s\n' "$VARIANT_ROOT"
+	else
+		printf '%s\n' "$VARIANT_NOSERIES_ROOT"
+	fi
+}
+
 kernel_build_dir() {
-	printf '%s/build/%s\n' "$VARIANT_ROOT" "$1"
+	printf '%s/build/%s\n' "$(tree_root "$(config_tree "$1")")" "$1"
 }
 
 # modules_image CONFIG: the initramfs piece with CONFIG's modules.
 modules_image() {
-	if [[ $VARIANT_ROOT == "$CACHE" ]]; then
+	local root
+	root=$(tree_root "$(config_tree "$1")")
+	if [[ $root == "$CACHE" ]]; then
 		printf '%s/images/modules-%s.cpio\n' "$CACHE" "$1"
 	else
-		printf '%s/images/modules-%s.cpio\n' "$VARIANT_ROOT" "$1"
+		printf '%s/images/modules-%s.cpio\n' "$root" "$1"
 	fi
 }
 
@@ -145,7 +165,9 @@ modules_image() {
 # $CACHE/variants/KSRC_ID+SERIES_ID, with the same layout inside, so the
 # trees and builds of different sources and series never mix (and the
 # compiler sees the same relative paths, which ccache needs to share
-# objects).  A non-default KSRC is copied once to $CACHE/ksrc/KSRC_ID.
+# objects).  The pristine config (a tree marked no-series) builds in the
+# root of KSRC with SERIES=none.  A non-default KSRC is copied once to
+# $CACHE/ksrc/KSRC_ID.
 SOURCE_PKG=linux-source-6.12
 SOURCE_TARBALL=/usr/src/linux-source-6.12.tar.xz
 
@@ -215,8 +237,9 @@ resolve_variant() {
 	else
 		VARIANT_ROOT=$CACHE/variants/$id+$([[ $sid == none ]] && echo none || echo "series-$sid")
 	fi
+	VARIANT_NOSERIES_ROOT=$CACHE/variants/$id+none
 	VARIANT_FOR="${KSRC:-}|${SERIES:-}|$CACHE"
-	export KSRC_KIND KSRC_ID SERIES_DIR SERIES_ID VARIANT_ROOT VARIANT_FOR
+	export KSRC_KIND KSRC_ID SERIES_DIR SERIES_ID VARIANT_ROOT VARIANT_NOSERIES_ROOT VARIANT_FOR
 }
 resolve_variant
 

@@ -34,6 +34,7 @@ FEATURE_SYMBOL=CONFIG_BLK_ERROR_INJECTION
 export WORKLOADS=${WORKLOADS:-randread-qd1} FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms}
 export FIO_IOS=${FIO_IOS:-20000} SOFTIRQ_WORKLOADS='' REPEATS=1 BOOTS=per-config
 export ACCEL=tcg-icount PERF_RECORD=0 PLUGIN=1 HOT_FUNCS
+STEP_SEQ=0
 
 # prefix_series K: a series directory with the first K patches of
 # SERIES_DIR (links to them), so each prefix is a SERIES of its own.
@@ -59,7 +60,8 @@ step() {
 	SERIES=$series "$BENCH_DIR/kernel.sh" build "$cfg" >&2
 	run=$(SERIES=$series CONFIGS=$cfg STATES=$states BASELINE="$cfg key-off" \
 		RESULTS_ROOT=$OUT/rows RUN_ID=$label "$BENCH_DIR/bench.sh")
-	awk -F, -v OFS=, -v l="$label" 'NR > 1 { $2 = l; print }' "$run/runs.csv" >>"$OUT/runs.csv"
+	STEP_SEQ=$((STEP_SEQ + 1))
+	awk -F, -v OFS=, -v l="$label" -v s="$STEP_SEQ" 'NR > 1 { $1 = s; $2 = l; print }' "$run/runs.csv" >>"$OUT/runs.csv"
 	jq --arg l "$label" --arg c "$cfg" '{($l): .BUILDS[$c]}' "$run/meta.json" >"$run/build.json"
 	jq -r '.HOT_FUNCS_ABSENT' "$run/meta.json" >"$run/absent"
 }
