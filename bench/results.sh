@@ -9,24 +9,26 @@ BASELINE=${BASELINE:-off off}
 
 # HOT_FUNCS: the kernel functions the insncount plugin counts (instructions
 # and calls), so the same machinery measures another hook.  A function a
-# kernel lacks is absent from that kernel's rows (hot_funcs_check says so);
-# a name no kernel of the run has is an error.
+# kernel lacks while it has another of them is absent from that kernel's
+# rows (hot_funcs_check logs it); a kernel with none of them is an error.
 HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject}
 read -r -a HOT_FUNC_LIST <<<"$HOT_FUNCS"
 
-# hot_funcs_check CONFIG...: the names are C identifiers and each is in the
-# System.map of at least one CONFIG; log the ones a CONFIG lacks.
+# hot_funcs_check CONFIG...: the names are C identifiers and each CONFIG's
+# System.map has at least one of them; log the ones a CONFIG lacks.
 hot_funcs_check() {
 	local f c map found absent=''
 	[[ ${#HOT_FUNC_LIST[@]} -gt 0 ]] || die "HOT_FUNCS is empty: name the functions to count (default: submit_bio_noacct_nocheck __blk_error_inject)"
 	for f in "${HOT_FUNC_LIST[@]}"; do
 		[[ $f =~ ^[A-Za-z_][A-Za-z0-9_.]*$ ]] || die "HOT_FUNCS: '$f' is not a function name"
+	done
+	for c in "$@"; do
+		map=$(kernel_build_dir "$c")/System.map
 		found=0
-		for c in "$@"; do
-			map=$(kernel_build_dir "$c")/System.map
+		for f in "${HOT_FUNC_LIST[@]}"; do
 			if grep -q " $f$" "$map" 2>/dev/null; then found=1; else absent+=" $c:$f"; fi
 		done
-		[[ $found == 1 ]] || die "HOT_FUNCS: $f is in no kernel of the run (not in the System.map of: $*)"
+		[[ $found == 1 ]] || die "HOT_FUNCS: none of $HOT_FUNCS is in the kernel of config $c ($map)"
 	done
 	[[ -z $absent ]] || log "HOT_FUNCS absent (not in the kernel, so no rows):$absent"
 	HOT_FUNCS_ABSENT=${absent# }
