@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What each patch of a series costs: build the source without the series
 # (the pristine config) and with every prefix of it (the on fragment; a
-# prefix whose tree has no CONFIG_BLK_ERROR_INJECTION yet builds as
-# pristine does, without it), boot each once under tcg-icount and count,
+# prefix whose tree has no CONFIG_BLK_ERROR_INJECTION yet builds without it,
+# with the off fragment), boot each once under tcg-icount and count,
 # in key-off and key-on-other (n/a before the interface exists), the
 # instructions per call of HOT_FUNCS and per I/O.  Under icount these are
 # exact, so the difference between prefix k and k-1 is what patch k adds.
@@ -99,7 +99,9 @@ main() {
 		if SERIES=$series "$BENCH_DIR/kernel.sh" defines main "$FEATURE_SYMBOL"; then
 			cfg=on states="key-off key-on-other"
 		else
-			cfg=pristine states=key-off
+			# The off fragment asks only that the feature be unset: on
+			# such a tree it is the on fragment minus the feature.
+			cfg=off states=key-off
 		fi
 		label=p$k
 		printf '%s %s (config %s)\n' "$label" "$p" "$cfg" >>"$OUT/prefixes.txt"
