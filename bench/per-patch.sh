@@ -58,8 +58,13 @@ step() {
 	local label=$1 series=$2 cfg=$3 states=$4 run
 	log "per-patch: $label: $cfg (SERIES=${series:-default}) in $states"
 	SERIES=$series "$BENCH_DIR/kernel.sh" build "$cfg" >&2
-	run=$(SERIES=$series CONFIGS=$cfg STATES=$states BASELINE="$cfg key-off" \
-		RESULTS_ROOT=$OUT/rows RUN_ID=$label "$BENCH_DIR/bench.sh")
+	# A boot that fails (a kernel report, say: a prefix can carry a bug a
+	# later patch fixes) leaves its rows failed and the table n/a there.
+	run=$OUT/rows/$label
+	SERIES=$series CONFIGS=$cfg STATES=$states BASELINE="$cfg key-off" \
+		RESULTS_ROOT=$OUT/rows RUN_ID=$label "$BENCH_DIR/bench.sh" >/dev/null ||
+		printf '%s %s\n' "$label" "$(cat "$run/failures.txt" 2>/dev/null || echo "bench.sh failed")" >>"$OUT/failures.txt"
+	[[ -f $run/runs.csv ]] || die "$label: bench.sh wrote no runs.csv"
 	STEP_SEQ=$((STEP_SEQ + 1))
 	awk -F, -v OFS=, -v l="$label" -v s="$STEP_SEQ" 'NR > 1 { $1 = s; $2 = l; print }' "$run/runs.csv" >>"$OUT/runs.csv"
 	jq --arg l "$label" --arg c "$cfg" '{($l): .BUILDS[$c]}' "$run/meta.json" >"$run/build.json"
@@ -144,9 +149,13 @@ per_patch_table() {
 			[[ $label != off ]] || continue
 			local -a row=("$label" "$state") cur=()
 			if [[ -z $(value "$label" "$state" iops) ]]; then
-				for f in "${HOT_FUNC_LIST[@]}" gate insns iops; do row+=(n/a); done
+				v=n/a
+				! grep -q "^$label " "$OUT/failures.txt" 2>/dev/null || v='boot failed'
+				for f in "${HOT_FUNC_LIST[@]}" gate insns iops; do row+=("$v"); done
 				(IFS=,; printf '%s,,,\n' "${row[*]}")
-				prev[$state]=${koff[$label]:-}
+				# After a failed row the next is compared with the last
+				# measured one (the delta then covers both patches).
+				[[ $v == 'boot failed' ]] || prev[$state]=${koff[$label]:-}
 				continue
 			fi
 			for f in "${HOT_FUNC_LIST[@]}"; do
@@ -199,6 +208,10 @@ write_report() {
 					for (i = 2; i <= NF; i++) printf "---|"; printf "\n"; next }
 				$2 == s { printf "| %s |", $1; for (i = 3; i <= n; i++) printf " %s |", $i; printf "\n" }' "$OUT/per-patch.csv"
 		done
+		if [[ -s $OUT/failures.txt ]]; then
+			printf '\n## Failed boots\n\nThe row after a failed one is compared with the last measured row.\n\n'
+			sed 's/^/    /' "$OUT/failures.txt"
+		fi
 		printf '\n## Against pristine (p0 in key-off; off: the series with the feature compiled out)\n\n'
 		pristine_table
 	} >"$OUT/report.md"
@@ -211,9 +224,11 @@ write_report() {
 				[[ $label != off && $label != p0 ]] || continue
 				awk -F, -v l="$label" -v s="$state" -v d="$desc" '
 					$1 == l && $2 == s { if ($3 == "n/a") printf "  %-4s %-32s %s\n", l, "n/a (no interface yet)", d
+						else if ($3 == "boot failed") printf "  %-4s %-32s %s\n", l, "boot failed (see below)", d
 						else printf "  %-4s %6s/call %6s/I/O %7s/I/O  %s\n", l, $(NF-2), $(NF-1), $NF, d }' "$OUT/per-patch.csv"
 			done <"$OUT/prefixes.txt"
 		done
+		[[ ! -s $OUT/failures.txt ]] || { printf '\nFailed boots (the next row is compared with the last measured one):\n'; sed 's/^/  /' "$OUT/failures.txt"; }
 		printf '\nAgainst pristine (p0, key-off): per call, vs pristine, per I/O, vs pristine\n'
 		pristine_table | sed -n '3,$p' | tr -d '|' | sed 's/^ */  /'
 	} >"$OUT/report.txt"
