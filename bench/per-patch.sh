@@ -16,6 +16,7 @@
 # Output: RESULTS_ROOT/RUN_ID/ with runs.csv and summary.csv (configs p0
 # (pristine), p1..pN (prefixes), off), prefixes.txt (what each pN is),
 # per-patch.csv, report.md and report.txt (the tables); printed on stdout.
+#   per-patch.sh report DIR   the summary and tables again from DIR's runs.csv
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -23,8 +24,8 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/lib.sh"
 
 case ${1:-} in
--h | --help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
-'') ;;
+-h | --help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;;
+'' | report) ;;
 *) die "unknown argument '$1' (per-patch.sh takes settings from the environment; see per-patch.sh -h)" ;;
 esac
 # shellcheck source=bench/results.sh
@@ -66,14 +67,17 @@ step() {
 		printf '%s %s\n' "$label" "$(cat "$run/failures.txt" 2>/dev/null || echo "bench.sh failed")" >>"$OUT/failures.txt"
 	[[ -f $run/runs.csv ]] || die "$label: bench.sh wrote no runs.csv"
 	STEP_SEQ=$((STEP_SEQ + 1))
-	awk -F, -v OFS=, -v l="$label" -v s="$STEP_SEQ" 'NR > 1 { $1 = s; $2 = l; print }' "$run/runs.csv" >>"$OUT/runs.csv"
+	# bench.sh names the no-rule state of a config called off "off": here
+	# it is the key-off of that row.
+	awk -F, -v OFS=, -v l="$label" -v s="$STEP_SEQ" 'NR > 1 { $1 = s; $2 = l; if ($3 == "off") $3 = "key-off"; print }' \
+		"$run/runs.csv" >>"$OUT/runs.csv"
 	jq --arg l "$label" --arg c "$cfg" '{($l): .BUILDS[$c]}' "$run/meta.json" >"$run/build.json"
-	jq -r '.HOT_FUNCS_ABSENT' "$run/meta.json" >"$run/absent"
+	printf '%s %s\n' "$label" "$(jq -r '.HOT_FUNCS_ABSENT' "$run/meta.json")" >>"$OUT/absent.txt"
 }
 
 # uncounted LABEL FUNC: why FUNC has no count in LABEL's row.
 uncounted() {
-	if [[ " $(cat "$OUT/rows/$1/absent") " == *":$2 "* ]]; then echo absent; else echo 'not called'; fi
+	if [[ " $(grep "^$1 " "$OUT/absent.txt") " == *":$2 "* ]]; then echo absent; else echo 'not called'; fi
 }
 
 # value LABEL STATE METRIC: the run's value ("" when absent).
@@ -121,13 +125,40 @@ main() {
 		'.CONFIGS = $c | .STATES = "key-off key-on-other" | .BASELINE = "p0 key-off"
 		 | .COMMAND = $cmd | .BUILDS = $b[0]' "$OUT/rows/p$n/meta.json" >"$OUT/meta.json"
 	meta_set "$OUT" WALL_SECONDS "$(($(date +%s) - t0))"
-	CONFIGS="${labels[*]}" STATES="key-off key-on-other" BASELINE="p0 key-off" summarise "$OUT"
-	per_patch_table "${labels[@]}" >"$OUT/per-patch.csv"
-	write_report "$n"
 	tar -C "$OUT" -cJf "$OUT/rows.tar.xz" rows
 	rm -rf "$OUT/rows" "$OUT/builds.json"
+	tables
+}
+
+# tables: summary.csv, per-patch.csv, report.md and report.txt of $OUT.
+tables() {
+	local labels
+	read -r -a labels <<<"$(meta_get "$OUT" CONFIGS)"
+	CONFIGS="${labels[*]}" STATES="key-off key-on-other" BASELINE="p0 key-off" summarise "$OUT"
+	per_patch_table "${labels[@]}" >"$OUT/per-patch.csv"
+	write_report
 	cat "$OUT/report.txt" >&2
 	printf '%s\n' "$OUT"
+}
+
+# report DIR: the tables again from DIR's runs.csv (older runs: the state
+# "off" renamed, absent.txt made from the rows' meta.json).
+cmd_report() {
+	local tmp m
+	OUT=${1:?usage: per-patch.sh report DIR}
+	[[ -f $OUT/runs.csv && -f $OUT/prefixes.txt && -f $OUT/meta.json ]] || die "$OUT is not a per-patch run"
+	sed -i 's/^\([^,]*,[^,]*\),off,/\1,key-off,/' "$OUT/runs.csv"
+	if [[ ! -f $OUT/absent.txt ]]; then
+		tmp=$(mktemp -d)
+		tar -C "$tmp" -xJf "$OUT/rows.tar.xz"
+		for m in "$tmp"/rows/*/meta.json; do
+			printf '%s %s\n' "$(basename "$(dirname "$m")")" "$(jq -r '.HOT_FUNCS_ABSENT' "$m")"
+		done >"$OUT/absent.txt"
+		rm -rf "$tmp"
+	fi
+	HOT_FUNCS=$(meta_get "$OUT" HOT_FUNCS)
+	read -r -a HOT_FUNC_LIST <<<"$HOT_FUNCS"
+	tables
 }
 
 # per_patch_table LABEL...: one CSV line per label and state: the hot
@@ -187,7 +218,7 @@ num() { awk -v v="$1" 'BEGIN { printf "%g\n", v }'; }
 # write_report N: report.md (tables) and report.txt (plain) from
 # per-patch.csv, prefixes.txt and runs.csv.
 write_report() {
-	local n=$1 state label desc
+	local state label desc
 	{
 		printf '# Per-patch cost\n\n'
 		# shellcheck disable=SC2016 # Markdown backquotes
@@ -196,7 +227,8 @@ write_report() {
 			"$(meta_get "$OUT" GIT_COMMIT)" "$(meta_get "$OUT" ACCEL)" "$(meta_get "$OUT" WALL_SECONDS)"
 		printf -- '- kernel source: %s; series: %s\n' "$(meta_get "$OUT" KERNEL_SOURCE)" "$(series_name)"
 		printf -- '- counted: %s (%s reads of 4 KiB at qd1 per state); IOPS from fio %s (runtime %s, ramp %s), one boot per row\n\n' \
-			"$HOT_FUNCS" "$FIO_IOS" "$WORKLOADS" "$FIO_RUNTIME" "$FIO_RAMP"
+			"$HOT_FUNCS" "$(meta_get "$OUT" FIO_IOS)" "$(meta_get "$OUT" WORKLOADS)" \
+			"$(meta_get "$OUT" FIO_RUNTIME)" "$(meta_get "$OUT" FIO_RAMP)"
 		# shellcheck disable=SC2016 # Markdown backquotes
 		printf 'Under tcg-icount guest time advances 1 ns per instruction: the counts per call are exact; the gate per I/O is `submit_bio_noacct_nocheck` instructions per call times its calls per I/O (exact); "per I/O" is 1e9 / IOPS of the timed fio job (guest time: it moved by up to 0.1%% between boots, about 6 instructions). Each row'"'"'s change (Δ) is what its patch adds to the previous row. "absent": the function is not in that kernel; "not called": it is, but the state never calls it; n/a: the state needs the interface, which that prefix does not have.\n\n'
 		printf '| row | what |\n|---|---|\n'
@@ -217,7 +249,7 @@ write_report() {
 	} >"$OUT/report.md"
 	{
 		printf 'Per-patch cost (%s, %s, %s reads at qd1; exact counts under icount)\n\n' \
-			"$(meta_get "$OUT" ACCEL)" "$(meta_get "$OUT" GIT_COMMIT)" "$FIO_IOS"
+			"$(meta_get "$OUT" ACCEL)" "$(meta_get "$OUT" GIT_COMMIT)" "$(meta_get "$OUT" FIO_IOS)"
 		for state in key-off key-on-other; do
 			printf '%s: instructions patch k adds (submit_bio_noacct_nocheck per call, gate per I/O, per I/O from IOPS)\n' "$state"
 			while read -r label desc; do
@@ -252,4 +284,4 @@ pristine_table() {
 	done
 }
 
-main "$@"
+if [[ ${1:-} == report ]]; then cmd_report "${2:-}"; else main; fi
