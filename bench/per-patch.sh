@@ -222,7 +222,11 @@ write_report() {
 	{
 		printf '# Per-patch cost\n\n'
 		# shellcheck disable=SC2016 # Markdown backquotes
-		printf -- '- command: `%s`\n' "$BENCH_COMMAND"
+		printf -- '- command: `%s`\n' "$(meta_get "$OUT" COMMAND)"
+		# shellcheck disable=SC2016 # Markdown backquotes
+		[[ $(meta_get "$OUT" COMMAND) == "$BENCH_COMMAND" ]] ||
+			printf -- '- tables made again by `%s` at %s\n' "$BENCH_COMMAND" \
+				"$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 		printf -- '- date: %s, commit %s, accelerator %s, wall %s s\n' "$(meta_get "$OUT" DATE)" \
 			"$(meta_get "$OUT" GIT_COMMIT)" "$(meta_get "$OUT" ACCEL)" "$(meta_get "$OUT" WALL_SECONDS)"
 		printf -- '- kernel source: %s; series: %s\n' "$(meta_get "$OUT" KERNEL_SOURCE)" "$(series_name)"
