@@ -14,8 +14,8 @@
 #   RESULTS_ROOT=results  RUN_ID=<date>-compare-series
 # Output: RESULTS_ROOT/RUN_ID/{base,new}/, a run of bench.sh each, and the
 # table on stdout.  Exit status as bench/compare.sh: 0 no regression, 1 a
-# regression (a deterministic count is worse by any amount; IOPS beyond
-# THRESHOLD), 2 broken input.  `make compare-series` runs this, but make
+# primary metric worse than THRESHOLD percent (an exact count included),
+# 2 broken input.  `make compare-series` runs this, but make
 # reports any failure as 2: gate on this script.
 set -euo pipefail
 shopt -s inherit_errexit
