@@ -6,6 +6,8 @@
 #                     rules-1, one repeat (bench/jobs/quick.job)
 #   make test         host-side checks, then the functional tests in QEMU
 #                     (builds TEST_CONFIGS: debug on)
+#   make per-patch    what each patch of SERIES costs, against pristine
+#   make compare-series BASE_SERIES=A NEW_SERIES=B   series against series
 #   make help         every target and variable
 #
 # Kernel trees, builds, images and ccache live in $(CACHE), never in git.
@@ -22,12 +24,13 @@ CONFIG       ?= on
 # A results directory (results/<run>); default: the newest.
 RESULTS      ?= $(patsubst %/,%,$(dir $(lastword $(sort $(wildcard results/*/summary.csv)))))
 export CACHE CONFIGS TEST_CONFIGS JOB_FILE
-# The whole job's clock (progress lines) and the command recorded in meta.env.
+# The whole job's clock (progress lines) and the command recorded in meta.json.
 export BENCH_T0 := $(shell date +%s)
 export BENCH_COMMAND := $(strip make $(MAKEOVERRIDES) $(MAKECMDGOALS))
 
 .PHONY: all quick help deps kernels patches-check image shell test bench perf \
-	disasm plots report compare peers views fuzz coverage boot-soak clean-cache
+	disasm plots report compare peers views fuzz coverage boot-soak clean-cache \
+	per-patch compare-series
 
 all: deps
 	bench/run-all.sh
@@ -42,7 +45,7 @@ help:
 	@echo "targets:"
 	@echo "  all (default)  quick  test  deps  kernels  patches-check  image  shell"
 	@echo "  bench  perf  disasm  plots  report  compare  peers  views  fuzz  coverage"
-	@echo "  boot-soak  clean-cache  help"
+	@echo "  boot-soak  per-patch  compare-series  clean-cache  help"
 	@echo "  make kernels         build CONFIGS"
 	@echo "  make patches-check   checkpatch and build every prefix of the series"
 	@echo "  make shell           boot CONFIG to a shell on the console"
@@ -51,6 +54,11 @@ help:
 	@echo "  make disasm          the gate's disassembly into RESULTS/disasm.txt"
 	@echo "  make plots, report   figures and report.md for RESULTS"
 	@echo "  make compare         BASE=results/A NEW=results/B: regression table"
+	@echo "  make per-patch       build pristine and every prefix of SERIES, count what"
+	@echo "                       each patch adds per call and per I/O (tcg-icount)"
+	@echo "  make compare-series  BASE_SERIES=A NEW_SERIES=B (or BASE_KSRC/NEW_KSRC):"
+	@echo "                       build both, measure, regression table; gate on"
+	@echo "                       bench/compare-series.sh (make turns exit 1 into 2)"
 	@echo "  make peers           fail_make_request and dm targets beside error injection"
 	@echo "  make views           multi-queue, polled, latency, switching, error cost,"
 	@echo "                       footprint, layout noise floor (VIEWS='mq polled ...',"
@@ -71,6 +79,11 @@ help:
 	@echo "  PLUGIN PERF_RECORD SEED RUN_ID RUN_TIMEOUT PERF_REPEATS GUEST_JOBS   (bench/bench.sh -h)"
 	@echo "  ACCEL=auto|kvm|tcg|tcg-icount   auto: kvm where it works, else tcg-icount"
 	@echo "  BASE NEW THRESHOLD   make compare"
+	@echo "  KSRC=   the kernel source: a git checkout, an extracted tree or a tarball"
+	@echo "          (default /usr/src/linux-source-6.12.tar.xz)"
+	@echo "  SERIES=patches   a directory with a series file, or none (tree has the change)"
+	@echo "  HOT_FUNCS='submit_bio_noacct_nocheck __blk_error_inject'   what the plugin counts"
+	@echo "  BASE_SERIES NEW_SERIES BASE_KSRC NEW_KSRC   make compare-series (CONFIGS default on)"
 	@echo "  BASELINE='off off'   the row every other is compared with"
 	@echo "  RESULTS_ROOT=results   where bench.sh makes RUN_ID;  RESULTS_DIR   perf/peers: add to a run"
 	@echo "  TEST_TIMEOUT=1800   per test boot;  JOBS=nproc   kernel builds"
@@ -142,6 +155,14 @@ coverage: deps
 boot-soak: deps
 	bench/kernel.sh build debug
 	bench/boot-soak.sh -c debug -n 30 -j 2
+
+per-patch: deps
+	bench/per-patch.sh
+
+# The matrix of compare-series is on alone unless CONFIGS is given.
+compare-series: deps
+	CONFIGS="$(if $(filter command line environment,$(origin CONFIGS)),$(CONFIGS),on)" \
+		bench/compare-series.sh
 
 clean-cache:
 	rm -rf $(CACHE)/build $(CACHE)/src $(CACHE)/images $(CACHE)/runs

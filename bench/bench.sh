@@ -37,6 +37,8 @@
 #   BOOTS=per-config|per-state         default: per-config under tcg-icount
 #   PLUGIN=1 FIO_IOS=20000 PERF_RECORD=1   tcg-icount only: counts, annotate
 #   RUN_TIMEOUT=600                    seconds per state and boot
+#   HOT_FUNCS="submit_bio_noacct_nocheck __blk_error_inject"   what the plugin counts
+#   KSRC= SERIES=                      the kernels' source and series (kernel.sh -h)
 # Output: results/RUN_ID/ with runs.csv, summary.csv, summary.json, meta.json,
 # plan.txt (the boots in order), raw.tar.xz (fio JSON and plugin counts of
 # every boot) and annotate/.  The results directory is printed on stdout at
@@ -49,7 +51,7 @@ shopt -s inherit_errexit
 
 MODE=all JOB_ID=''
 case ${1:-} in
--h | --help) sed -n '2,43s/^# \{0,1\}//p' "$0"; exit 0 ;;
+-h | --help) sed -n '2,45s/^# \{0,1\}//p' "$0"; exit 0 ;;
 --settings | --list) MODE=${1#--} ;;
 --job) MODE=job JOB_ID=${2:-} ;;
 '') ;;
@@ -142,7 +144,7 @@ plugin_rows() {
 	local p=$1 raw=$2 state=$3 ios=$4 first last f calls insns m
 	read -r first last < <(awk -v s="$state" '$1 == s { print $2, $3 }' "$raw/marks")
 	[[ -n $last ]] || return 0
-	for f in "${PLUGIN_FUNCS[@]}"; do
+	for f in "${HOT_FUNC_LIST[@]}"; do
 		calls=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" entries)
 		insns=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" insns)
 		[[ -n $calls && $calls != 0 ]] || continue
@@ -265,6 +267,8 @@ main() {
 	check_settings
 	# shellcheck disable=SC2086 # a list of words
 	[[ $MODE != all ]] || check_built $CONFIGS
+	# shellcheck disable=SC2086
+	[[ $MODE != all || $PLUGIN == 0 ]] || hot_funcs_check $CONFIGS
 	choose_boots
 	plan_file=$(mktemp)
 	make_plan >"$plan_file"
@@ -278,6 +282,7 @@ main() {
 		[[ -n $line ]] || die "unknown job '$JOB_ID' under $ACCEL_USED (valid: $(plan_jobs "$BOOTS" <"$plan_file" | cut -d' ' -f1 | one_line))"
 		boots=("$line")
 		check_built "$(cut -d' ' -f2 <<<"$line")"
+		[[ $PLUGIN == 0 ]] || hot_funcs_check "$(cut -d' ' -f2 <<<"$line")"
 	else
 		mapfile -t boots <"$plan_file"
 	fi

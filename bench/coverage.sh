@@ -15,7 +15,7 @@
 # their reasons from bench/coverage-reasons.txt), tests.txt (each test's
 # verdict), fuzz.log (the campaign's runs and summary) and meta.json.  Exits non-zero
 # when a test or the campaign failed, after writing everything.  Pages to
-# browse (not kept in git): cd $CACHE/src/tree-gcov && genhtml
+# browse (not kept in git): cd $CACHE/trees/gcov/src/tree-main && genhtml
 # --branch-coverage -o /tmp/coverage-html RESULTS_DIR/both.info
 set -euo pipefail
 shopt -s inherit_errexit
@@ -101,7 +101,7 @@ capture() {
 
 # tree_dir_of CONFIG: the source tree CONFIG is built from.
 tree_dir_of() {
-	printf '%s/src/tree-%s\n' "$CACHE" "$(config_tree "$1")"
+	tree_dir "$(config_tree "$1")"
 }
 
 # without_counts LOG: LOG without its counts block.

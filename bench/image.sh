@@ -106,7 +106,7 @@ cmd_base() {
 cmd_modules() {
 	local cfg=$1 build out stamp root
 	build=$(kernel_build_dir "$cfg")
-	out=$IMAGE_DIR/modules-$cfg.cpio
+	out=$(modules_image "$cfg")
 	check_built "$cfg"
 	stamp=$(cat "$build/.blkinject-stamp")
 	if [[ -f $out && -f $out.hash && $(cat "$out.hash") == "$stamp" ]]; then
@@ -114,8 +114,8 @@ cmd_modules() {
 		return
 	fi
 	log "image: packing modules of $cfg"
-	mkdir -p "$IMAGE_DIR"
-	root=$(mktemp -d "$IMAGE_DIR/mod.XXXXXX")
+	mkdir -p "$(dirname "$out")"
+	root=$(mktemp -d "$(dirname "$out")/mod.XXXXXX")
 	cp -a "$build/modroot/lib" "$root/lib"
 	find "$root/lib/modules" -maxdepth 2 \( -name build -o -name source \) -type l -delete
 	pack_cpio "$root" "$out"

@@ -4,18 +4,23 @@
 #   kernel.sh tree NAME              sync source tree NAME with its patches
 #   kernel.sh build CONFIG...        build configs out of tree (O=)
 #   kernel.sh check                  apply, build and checkpatch each prefix
+#   kernel.sh defines TREE SYMBOL    exit 0 when TREE's Kconfig defines SYMBOL
 #
-# A tree is the pristine linux-source-6.12 plus a patch list.  When the patch
-# list changes, only files whose content changed are rewritten, so make and
+# A tree is the pristine source plus a patch list.  When the patch list
+# changes, only files whose content changed are rewritten, so make and
 # ccache rebuild only what the change touched.
+#
+#   KSRC=   the source: a git checkout (its HEAD), an extracted tree or a
+#           tarball; default Debian's /usr/src/linux-source-6.12.tar.xz
+#   SERIES= a directory with a "series" file (default patches/), or none
+#           for a tree that already has the change
+# Any other KSRC/SERIES pair builds under $CACHE/variants/ (bench/lib.sh).
 set -euo pipefail
 shopt -s inherit_errexit
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-SOURCE_PKG=linux-source-6.12
-SOURCE_TARBALL=/usr/src/linux-source-6.12.tar.xz
 PATCH_DIR=$REPO_DIR/patches
 JOBS=${JOBS:-$(nproc)}
 
@@ -25,10 +30,22 @@ export CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=blkinject KBUILD_BUILD_HOST=bench
 
-pristine_dir() { printf '%s/src/pristine\n' "$CACHE"; }
+# The unpatched source: Debian's tarball extracted in src/pristine, or a
+# copy of KSRC in ksrc/KSRC_ID (lib.sh's resolve_variant).
+pristine_dir() {
+	if [[ $KSRC_KIND == debian ]]; then
+		printf '%s/src/pristine\n' "$CACHE"
+	else
+		printf '%s/ksrc/%s\n' "$CACHE" "$KSRC_ID"
+	fi
+}
+
+ensure_pristine() {
+	if [[ $KSRC_KIND == debian ]]; then ensure_debian_pristine; else ensure_ksrc_pristine; fi
+}
 
 # Extract the Debian source tarball once per package version.
-ensure_pristine() {
+ensure_debian_pristine() {
 	local dir version
 	dir=$(pristine_dir)
 	[[ -f $SOURCE_TARBALL ]] || die "$SOURCE_TARBALL missing: run 'make deps' (apt-get install $SOURCE_PKG)"
@@ -44,17 +61,47 @@ ensure_pristine() {
 	mv "$dir.tmp" "$dir"
 }
 
-# The patch files of a tree, one absolute path a line, in order.
+# Copy KSRC once per identity: a git checkout's HEAD (git archive, so
+# uncommitted changes are not measured), a tree (cleaned with mrproper,
+# since out-of-tree builds need a clean source) or a tarball.
+ensure_ksrc_pristine() {
+	local dir
+	dir=$(pristine_dir)
+	[[ ! -f $dir/.blkinject-version ]] || return 0
+	log "copying KSRC=$KSRC ($KSRC_ID) into $dir"
+	rm -rf "$dir.tmp"
+	mkdir -p "$dir.tmp"
+	case $KSRC_KIND in
+	git)
+		git -C "$KSRC" diff --quiet HEAD 2>/dev/null ||
+			log "warning: KSRC=$KSRC has uncommitted changes; measuring its HEAD commit only"
+		git -C "$KSRC" archive --format=tar HEAD | tar -x -C "$dir.tmp" ;;
+	dir)
+		cp -a "$KSRC/." "$dir.tmp/"
+		make -C "$dir.tmp" -s mrproper >/dev/null 2>&1 || true ;;
+	tar)
+		tar -xaf "$KSRC" -C "$dir.tmp" --strip-components=1 ||
+			die "KSRC=$KSRC: tar could not extract it" ;;
+	esac
+	[[ -f $dir.tmp/Makefile && -f $dir.tmp/Kconfig && -f $dir.tmp/scripts/kconfig/merge_config.sh ]] ||
+		die "KSRC=$KSRC: not a kernel source (no Makefile, Kconfig and scripts/kconfig/merge_config.sh at its top)"
+	printf '%s\n' "$KSRC_ID" >"$dir.tmp/.blkinject-version"
+	rm -rf "$dir"
+	mv "$dir.tmp" "$dir"
+}
+
+# The patch files of a tree, one absolute path a line, in order: the
+# series (SERIES, default patches/; none with SERIES=none or for a tree
+# marked no-series) and then the tree's own patches from patches/.
 tree_patches() {
 	local name=$1 line p
 	line=$(awk -v n="$name" '$1 == n' "$BENCH_DIR/configs/trees")
 	[[ -n $line ]] || die "unknown tree '$name' (see bench/configs/trees)"
-	while read -r p; do
-		[[ -z $p || $p == \#* ]] && continue
-		printf '%s/%s\n' "$PATCH_DIR" "$p"
-	done <"$PATCH_DIR/series"
+	if [[ $SERIES_DIR != none ]] && tree_has_series "$name"; then
+		series_patches "$SERIES_DIR"
+	fi
 	for p in $line; do
-		[[ $p == "$name" ]] && continue
+		[[ $p == "$name" || $p == no-series ]] && continue
 		printf '%s/%s\n' "$PATCH_DIR" "$p"
 	done
 }
@@ -76,11 +123,18 @@ sync_tree() {
 	if [[ ! -d $dir ]]; then
 		log "copying pristine tree to $dir"
 		mkdir -p "$(dirname "$dir")"
-		cp -a "$pristine" "$dir.tmp"
+		# A variant's tree starts as hard links to its pristine copy (fast,
+		# no space): nothing writes into a tree but the copy-back below,
+		# which replaces a file instead of writing through its link.
+		if [[ $dir == "$CACHE"/src/* || $dir == "$CACHE"/trees/* ]]; then
+			cp -a "$pristine" "$dir.tmp"
+		else
+			cp -al "$pristine" "$dir.tmp"
+		fi
 		: >"$dir.tmp/.blkinject-touched"
 		mv "$dir.tmp" "$dir"
 	fi
-	stage=$(mktemp -d "$CACHE/src/stage.XXXXXX")
+	stage=$(mktemp -d "$(dirname "$dir")/stage.XXXXXX")
 	# shellcheck disable=SC2064
 	trap "rm -rf '$stage'" RETURN
 	{ cat "$dir/.blkinject-touched"; [[ $# -eq 0 ]] || patch_files "$@"; } |
@@ -104,6 +158,7 @@ sync_tree() {
 		if [[ -f $stage/tree/$f ]]; then
 			if ! cmp -s "$stage/tree/$f" "$dir/$f"; then
 				mkdir -p "$dir/$(dirname "$f")"
+				rm -f "$dir/$f"
 				cp "$stage/tree/$f" "$dir/$f"
 			fi
 		else
@@ -115,28 +170,13 @@ sync_tree() {
 	printf '%s\n' "$hash" >"$dir/.blkinject-patches"
 }
 
-# Every tree has a root of its own, holding it as src/tree-main beside the
-# build/<config> directories of the configs that use it: the main tree's
-# root is $CACHE, another tree's $CACHE/trees/NAME.  Compile commands, made
-# relative by CCACHE_BASEDIR, are then the same in every tree wherever the
-# sources agree, so ccache shares all the objects the trees have in common
-# (a cold nokey or patches-check build after on is mostly cache hits).
-tree_root() {
-	if [[ $1 == main ]]; then
-		printf '%s\n' "$CACHE"
-	else
-		printf '%s/trees/%s\n' "$CACHE" "$1"
-	fi
-}
-
-tree_dir() { printf '%s/src/tree-main\n' "$(tree_root "$1")"; }
-
-# tree_build_dir TREE CONFIG: where CONFIG is built; kernel_build_dir
-# ($CACHE/build/CONFIG, what every other script reads) links to it.
+# tree_build_dir TREE CONFIG: where CONFIG is built, beside TREE in its
+# root; build/CONFIG of the variant root (lib.sh's kernel_build_dir, what
+# every other script reads) links to it.
 tree_build_dir() {
 	local out link
 	out=$(tree_root "$1")/build/$2
-	link=$(kernel_build_dir "$2")
+	link=$(tree_variant "$1")/build/$2
 	if [[ $out != "$link" ]]; then
 		mkdir -p "$out" "$(dirname "$link")"
 		# A build from before trees had roots is a directory: replace it.
@@ -160,16 +200,27 @@ fragment_symbols() {
 		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' "$@"
 }
 
+# kconfig_defines SRC SYMBOL: whether a Kconfig file of SRC defines SYMBOL.
+kconfig_defines() {
+	grep -rqsE --include='Kconfig*' "^[[:space:]]*(menu)?config[[:space:]]+${2#CONFIG_}[[:space:]]*\$" "$1"
+}
+
 # Fail when kconfig dropped or changed a symbol a fragment asked for (a
-# later fragment overrides an earlier one, as in merge_config.sh).
+# later fragment overrides an earlier one, as in merge_config.sh).  A
+# symbol the tree does not define at all is named as such: the tree lacks
+# the change (another KSRC, or SERIES=none on a tree without it).
 verify_config() {
-	local out=$1 sym want got bad=0
-	shift
+	local src=$1 out=$2 sym want got bad=0
+	shift 2
 	while IFS='=' read -r sym want; do
 		got=$(sed -n -e "s/^$sym=\(.*\)$/\1/p" -e "s/^# $sym is not set$/n/p" "$out/.config")
 		got=${got:-n}
 		if [[ $got != "$want" ]]; then
-			printf 'error: %s=%s requested, kconfig gave %s\n' "$sym" "$want" "$got" >&2
+			if [[ $want != n ]] && ! kconfig_defines "$src" "$sym"; then
+				printf 'error: this tree has no %s (no Kconfig entry defines it): give SERIES= (a series that adds it) or a KSRC tree with the change\n' "${sym#CONFIG_}" >&2
+			else
+				printf 'error: %s=%s requested, kconfig gave %s\n' "$sym" "$want" "$got" >&2
+			fi
 			bad=1
 		fi
 	done < <(fragment_symbols "$@" | awk -F= '{ v[$1] = $2; if (!($1 in o)) o[$1] = n++ }
@@ -229,7 +280,7 @@ build_one() {
 	rm -f "$out/.blkinject-stamp"
 	log "$label: configuring from tinyconfig + common.config + $cfg.config"
 	configure "$src" "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")"
-	verify_config "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")" ||
+	verify_config "$src" "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")" ||
 		die "$label: .config does not match the fragments (see $out/config.log)"
 	make_kernel "$src" "$out" "$label"
 	printf '%s\n' "$stamp" >"$out/.blkinject-stamp"
@@ -285,6 +336,12 @@ cmd_check() {
 	log "patches-check: all $n prefixes build, checkpatch clean"
 }
 
+# cmd_defines TREE SYMBOL: exit 0 when tree TREE (synced) defines SYMBOL.
+cmd_defines() {
+	cmd_tree "$1" >&2
+	kconfig_defines "$(tree_dir "$1")" "$2"
+}
+
 main() {
 	local cmd=${1:-}
 	[[ $# -gt 0 ]] && shift
@@ -292,8 +349,9 @@ main() {
 	tree) [[ $# -eq 1 ]] || die "usage: kernel.sh tree NAME"; cmd_tree "$1" ;;
 	build) cmd_build "$@" ;;
 	check) [[ $# -eq 0 ]] || die "usage: kernel.sh check (no arguments)"; cmd_check ;;
-	-h | --help | help) sed -n '2,6s/^# \{0,1\}//p' "$0" ;;
-	*) die "usage: kernel.sh tree NAME | build [CONFIG...] | check" ;;
+	defines) [[ $# -eq 2 ]] || die "usage: kernel.sh defines TREE CONFIG_SYMBOL"; cmd_defines "$@" ;;
+	-h | --help | help) sed -n '2,17s/^# \{0,1\}//p' "$0" ;;
+	*) die "usage: kernel.sh tree NAME | build [CONFIG...] | check | defines TREE SYMBOL" ;;
 	esac
 }
 

@@ -8,8 +8,32 @@
 # with ("CONFIG STATE"): from the job file unless the environment sets them.
 job_load CONFIGS STATES BASELINE
 
-# Functions the insncount plugin counts (those a kernel lacks are left out).
-PLUGIN_FUNCS=(submit_bio_noacct_nocheck __blk_error_inject submit_bio_noacct should_fail_bio blk_mq_submit_bio)
+# HOT_FUNCS: the kernel functions the insncount plugin counts (instructions
+# and calls), so the same machinery measures another hook.  A function a
+# kernel lacks while it has another of them is absent from that kernel's
+# rows (hot_funcs_check logs it); a kernel with none of them is an error.
+HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject}
+read -r -a HOT_FUNC_LIST <<<"$HOT_FUNCS"
+
+# hot_funcs_check CONFIG...: the names are C identifiers and each CONFIG's
+# System.map has at least one of them; log the ones a CONFIG lacks.
+hot_funcs_check() {
+	local f c map found absent=''
+	[[ ${#HOT_FUNC_LIST[@]} -gt 0 ]] || die "HOT_FUNCS is empty: name the functions to count (default: submit_bio_noacct_nocheck __blk_error_inject)"
+	for f in "${HOT_FUNC_LIST[@]}"; do
+		[[ $f =~ ^[A-Za-z_][A-Za-z0-9_.]*$ ]] || die "HOT_FUNCS: '$f' is not a function name"
+	done
+	for c in "$@"; do
+		map=$(kernel_build_dir "$c")/System.map
+		found=0
+		for f in "${HOT_FUNC_LIST[@]}"; do
+			if grep -q " $f$" "$map" 2>/dev/null; then found=1; else absent+=" $c:$f"; fi
+		done
+		[[ $found == 1 ]] || die "HOT_FUNCS: none of $HOT_FUNCS is in the kernel of config $c ($map)"
+	done
+	[[ -z $absent ]] || log "HOT_FUNCS absent (not in the kernel, so no rows):$absent"
+	HOT_FUNCS_ABSENT=${absent# }
+}
 
 # plugin_so: build the QEMU plugin into the cache if needed, print its path.
 plugin_so() {
@@ -18,13 +42,13 @@ plugin_so() {
 	printf '%s\n' "$CACHE/plugin/libinsncount.so"
 }
 
-# write_plugin_ranges CONFIG FILE: the plugin's ranges for the PLUGIN_FUNCS
+# write_plugin_ranges CONFIG FILE: the plugin's ranges for the HOT_FUNCS
 # this config's kernel has.
 write_plugin_ranges() {
 	local map f
 	map=$(kernel_build_dir "$1")/System.map
 	: >"$2"
-	for f in "${PLUGIN_FUNCS[@]}"; do
+	for f in "${HOT_FUNC_LIST[@]}"; do
 		if grep -q " $f$" "$map"; then
 			"$REPO_DIR/perf-scripts/plugin/ranges-from-systemmap.sh" "$map" "$f" >>"$2"
 		fi
@@ -109,6 +133,19 @@ tool_version() {
 	"$@" 2>/dev/null | head -1 || true
 }
 
+# kernel_source_name, series_name: KSRC and SERIES as meta.json records them.
+kernel_source_name() {
+	if [[ $KSRC_KIND == debian ]]; then
+		printf 'linux-source-6.12 %s\n' "$(cat "$CACHE/src/pristine/.blkinject-version" 2>/dev/null)"
+	else
+		printf '%s (%s)\n' "$KSRC" "$KSRC_ID"
+	fi
+}
+
+series_name() {
+	if [[ $SERIES_DIR == none ]]; then echo none; else printf '%s (%s)\n' "${SERIES_DIR#"$REPO_DIR"/}" "$SERIES_ID"; fi
+}
+
 # write_meta DIR ACCEL COMMAND [KEY=VALUE...]: DIR/meta.json, what is needed
 # to reproduce the run: COMMAND exactly as run, every build's identity, the
 # tools' versions.  Values go in with jq --arg, never through shell quoting.
@@ -124,7 +161,8 @@ write_meta() {
 		--arg QEMU "$(tool_version qemu-system-x86_64 --version)" \
 		--arg GCC "$(tool_version gcc --version)" --arg FIO "$(tool_version fio --version)" \
 		--arg PERF "$(tool_version perf --version)" \
-		--arg KERNEL_SOURCE "linux-source-6.12 $(cat "$CACHE/src/pristine/.blkinject-version" 2>/dev/null)" \
+		--arg KERNEL_SOURCE "$(kernel_source_name)" --arg SERIES "$(series_name)" \
+		--arg HOT_FUNCS "$HOT_FUNCS" --arg HOT_FUNCS_ABSENT "${HOT_FUNCS_ABSENT:-}" \
 		--arg KERNEL_RELEASE "$(cat "$(kernel_build_dir on)/include/config/kernel.release" 2>/dev/null || echo unknown)" \
 		--arg SERIES_SHA256 "$(cat "$REPO_DIR"/patches/series "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch 2>/dev/null | sha256sum | cut -c1-16)" \
 		--arg GIT_COMMIT "$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo none)$(git -C "$REPO_DIR" diff --quiet HEAD 2>/dev/null || echo -dirty)" \

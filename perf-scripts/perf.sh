@@ -63,7 +63,7 @@ csv_rows() {
 		return
 	fi
 	if [[ $accel == tcg-icount && -f $dir/plugin.txt ]]; then
-		for f in "${PLUGIN_FUNCS[@]}"; do
+		for f in "${HOT_FUNC_LIST[@]}"; do
 			calls=$(plugin_field "$dir/plugin.txt" "$f" entries)
 			insns=$(plugin_field "$dir/plugin.txt" "$f" insns)
 			[[ -n $calls && $calls != 0 ]] || continue

@@ -88,6 +88,21 @@ ROWS=$(
 1|FUZZ_SECONDS='soon': want a whole number of seconds|FUZZ_SECONDS=soon bench/coverage.sh
 1|results directory 'results' exists already|bench/coverage.sh results
 1|bench/coverage.sh [RESULTS_DIR|bench/coverage.sh --bogus
+1|KSRC=/no/such/linux: no such file or directory (give a git checkout, an extracted tree or a tarball|KSRC=/no/such/linux bench/kernel.sh build on
+1|KSRC=/etc is not a kernel source: give a git checkout (its top directory), an extracted tree|KSRC=/etc bench/kernel.sh build on
+1|KSRC=/etc/hostname is not a kernel source: a file must be a tarball|KSRC=/etc/hostname bench/bench.sh
+1|SERIES=/etc has no series file: give a directory with a 'series' file|SERIES=/etc bench/kernel.sh build on
+1|usage: kernel.sh defines TREE CONFIG_SYMBOL|bench/kernel.sh defines main
+0|per-patch.sh [-h]|bench/per-patch.sh -h
+1|unknown argument 'bogus'|bench/per-patch.sh bogus
+1|per-patch needs a series: SERIES=none has no patches|SERIES=none bench/per-patch.sh
+0|compare-series.sh [-h]|bench/compare-series.sh -h
+2|unknown argument 'bogus'|bench/compare-series.sh bogus
+2|SERIES=/etc has no series file|NEW_SERIES=/etc bench/compare-series.sh
+2|KSRC=/no/such/linux: no such file|BASE_KSRC=/no/such/linux bench/compare-series.sh
+2|unknown config 'bogus' (valid: |CONFIGS=bogus bench/compare-series.sh
+2|unknown state 'bogus' (valid: |STATES=bogus bench/compare-series.sh
+2|SERIES=/etc has no series file|make -s compare-series NEW_SERIES=/etc
 ROWS_END
 )
 
@@ -146,6 +161,24 @@ check_bad_archives() {
 		"bench/run-guest -K $bz -M $SCRATCH/other.tar.gz /dev/null"
 }
 
+# HOT_FUNCS names are checked against the built kernels' System.map (a
+# kernel must have one of them; the others are then only absent), and
+# a tree without the feature's Kconfig symbol is named as such: both need
+# the real cache (a built on; the pristine source for the second).
+check_needs_cache() {
+	if [[ ! -f $REAL_CACHE/build/on/.blkinject-stamp ]]; then
+		printf 'skip  (config on not built) HOT_FUNCS and tree-without-the-change rows\n'
+		return
+	fi
+	check 1 "HOT_FUNCS: none of no_such_function other_missing is in the kernel of config on" \
+		"CACHE=$REAL_CACHE HOT_FUNCS='no_such_function other_missing' CONFIGS=on STATES=key-off BASELINE='on key-off' bench/bench.sh"
+	check 1 "HOT_FUNCS: 'a-b' is not a function name" \
+		"CACHE=$REAL_CACHE HOT_FUNCS=a-b CONFIGS=on STATES=key-off BASELINE='on key-off' bench/bench.sh"
+	[[ -f $REAL_CACHE/src/pristine/.blkinject-version ]] || return 0
+	check 1 "this tree has no BLK_ERROR_INJECTION (no Kconfig entry defines it): give SERIES=" \
+		"CACHE=$REAL_CACHE SERIES=none bench/kernel.sh build on"
+}
+
 main() {
 	local want text cmd
 	while IFS='|' read -r want text cmd; do
@@ -158,6 +191,7 @@ main() {
 	fi
 	check_bad_archives
 	check_failing_bench
+	check_needs_cache
 	printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
 	[[ $FAILED == 0 ]]
 }

@@ -185,6 +185,8 @@ main() {
 	"$BENCH_DIR/kernel.sh" build $TEST_CONFIGS
 	[[ " $TEST_CONFIGS " != *" on "* ]] || run_runner_tests
 	[[ " $TEST_CONFIGS " != *" on "* ]] || run_lab_tests
+	[[ " $TEST_CONFIGS " != *" on "* ]] ||
+		command_test runner "compare-series: a planted +2 instructions exits 1" bash "$TESTS_DIR/compare-series.sh"
 	for cfg in $TEST_CONFIGS; do
 		run_guest_tests "$cfg"
 	done

@@ -141,12 +141,31 @@ static double nz(double v)
 	return v == 0.0 ? 0.0 : v;
 }
 
+/*
+ * HOT_FUNCS may name any kernel function: its "FUNC_insns_per_call" is an
+ * exact count like the listed ones, informative (not gating).
+ */
+#define MAX_FUNC_METRICS 64
+static metric_t func_metrics[MAX_FUNC_METRICS];
+static size_t n_func_metrics;
+
 static const metric_t *metric_find(const char *name)
 {
+	static const char suffix[] = "_insns_per_call";
+	size_t len = strlen(name), sl = sizeof(suffix) - 1;
+
 	for (size_t i = 0; i < N_METRICS; i++)
 		if (!strcmp(METRICS[i].name, name))
 			return &METRICS[i];
-	return NULL;
+	for (size_t i = 0; i < n_func_metrics; i++)
+		if (!strcmp(func_metrics[i].name, name))
+			return &func_metrics[i];
+	if (len <= sl || strcmp(name + len - sl, suffix) ||
+	    n_func_metrics == MAX_FUNC_METRICS)
+		return NULL;
+	func_metrics[n_func_metrics] =
+		(metric_t){ xstrdup(name), 0, EXACT, 0, "instructions per call" };
+	return &func_metrics[n_func_metrics++];
 }
 
 static const char *check_accel(const char *a)

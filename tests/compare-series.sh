@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# make compare-series end to end, on a planted regression: the fixture
+# series tests/fixtures/series-slow-gate (patches/ plus two NOPs in the
+# gate) against patches/ must exit 1 and report exactly "+2 instructions
+# per call" in key-off; patches/ against itself, measured twice, must exit
+# 0 with every exact count the same.  A reduced matrix to keep it cheap: on,
+# key-off, one workload, tcg-icount.  The fixture builds in a variant root
+# of its own: the shared on build's stamp must not change.
+#
+#   CACHE=... bash tests/compare-series.sh    (needs on built, or builds it)
+set -euo pipefail
+shopt -s inherit_errexit
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib/assert.sh
+. "$repo/tests/lib/assert.sh"
+
+export CONFIGS=on STATES=key-off WORKLOADS=randread-qd1 FIO_RUNTIME=1 FIO_RAMP=200ms
+export FIO_IOS=5000 RESULTS_ROOT=$tmp
+CACHE=${CACHE:-$repo/.cache}
+stamp=$CACHE/build/on/.blkinject-stamp
+"$repo/bench/kernel.sh" build on >/dev/null 2>&1 || { echo "building on failed" >&2; exit 1; }
+before=$(cat "$stamp")
+
+# series NAME BASE NEW: run compare-series, its output in $tmp/NAME.out.
+series() {
+	local rc=0
+	BASE_SERIES=$2 NEW_SERIES=$3 RUN_ID=$1 "$repo/bench/compare-series.sh" \
+		>"$tmp/$1.out" 2>"$tmp/$1.err" || rc=$?
+	echo "$rc"
+}
+
+line() { grep -E "^on/key-off/count-randread-qd1/$2 " "$tmp/$1.out" || true; }
+
+# all_exact_same FILE: every exact row of a compare.sh table says "same".
+all_exact_same() {
+	awk '/\(exact\)$/ { n++; if ($0 !~ / same: same \(exact\)$/) bad = 1 }
+		END { exit bad || !n }' "$1"
+}
+
+none_changed() { ! grep -Eq ' (slower|faster):' "$1"; }
+
+rc=$(series slow "$repo/patches" "$repo/tests/fixtures/series-slow-gate")
+check "fixture against patches/ exits 1 (got $rc)" test "$rc" = 1
+l=$(line slow insns_per_call)
+check "the gate's instructions per call: +2 exactly ($l)" grep -Eq ' slower: \+2 instructions per call ' <<<"$l"
+rc=$(series same "$repo/patches" "$repo/patches")
+check "patches/ against itself exits 0 (got $rc)" test "$rc" = 0
+check "patches/ against itself: every exact count the same" \
+	all_exact_same "$tmp/same.out"
+check "patches/ against itself: no row slower or faster" \
+	none_changed "$tmp/same.out"
+check "the shared on build was not rebuilt" test "$(cat "$stamp")" = "$before"
+for f in "$tmp"/*.out "$tmp"/*.err; do
+	[[ $failed == 0 ]] || { echo "--- $f"; tail -n 20 "$f"; }
+done
+finish
