@@ -146,6 +146,19 @@ series_name() {
 	if [[ $SERIES_DIR == none ]]; then echo none; else printf '%s (%s)\n' "${SERIES_DIR#"$REPO_DIR"/}" "$SERIES_ID"; fi
 }
 
+# series_sha256: a hash of what was applied to the source: SERIES's series
+# file and patches (nothing for SERIES=none) and the trees' own patches
+# (ablation, instrumentation), so pieces of different series never merge.
+series_sha256() {
+	{
+		if [[ $SERIES_DIR != none ]]; then
+			cat "$SERIES_DIR/series"
+			series_patches "$SERIES_DIR" | xargs -r -d '\n' cat
+		fi
+		cat "$REPO_DIR"/patches/ablation/*.patch "$REPO_DIR"/patches/instrument/*.patch 2>/dev/null || true
+	} | sha256sum | cut -c1-16
+}
+
 # write_meta DIR ACCEL COMMAND [KEY=VALUE...]: DIR/meta.json, what is needed
 # to reproduce the run: COMMAND exactly as run, every build's identity, the
 # tools' versions.  Values go in with jq --arg, never through shell quoting.
@@ -164,7 +177,7 @@ write_meta() {
 		--arg KERNEL_SOURCE "$(kernel_source_name)" --arg SERIES "$(series_name)" \
 		--arg HOT_FUNCS "$HOT_FUNCS" --arg HOT_FUNCS_ABSENT "${HOT_FUNCS_ABSENT:-}" \
 		--arg KERNEL_RELEASE "$(cat "$(kernel_build_dir on)/include/config/kernel.release" 2>/dev/null || echo unknown)" \
-		--arg SERIES_SHA256 "$(cat "$REPO_DIR"/patches/series "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch 2>/dev/null | sha256sum | cut -c1-16)" \
+		--arg SERIES_SHA256 "$(series_sha256)" \
 		--arg GIT_COMMIT "$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo none)$(git -C "$REPO_DIR" diff --quiet HEAD 2>/dev/null || echo -dirty)" \
 		--argjson BUILDS "$builds" \
 		--arg CONFIGS "$CONFIGS" --arg STATES "$STATES" --arg BASELINE "$BASELINE" \
