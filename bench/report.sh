@@ -166,8 +166,8 @@ report_md() {
 # their changes, the IOPS change with its interval or "exact"; wrapped at 80.
 report_txt() {
 	{
-		printf 'blkinject-bench %s: %s, %s, baseline %s\n' "$(meta RUN_ID)" \
-		"$(meta ACCEL)" "$(meta GIT_COMMIT)" "$(meta BASELINE)"
+		printf 'blkinject-bench %s at %s\n' "$(meta RUN_ID)" "$(meta GIT_COMMIT)"
+		printf 'accelerator %s, baseline %s\n' "$(meta ACCEL)" "$(meta BASELINE | tr ' ' /)"
 	printf 'command: %s\n\n' "$(meta COMMAND)"
 	awk -F, -v floors="$(hardware_time && echo "$FLOORS")" -v kinds="$GUEST_TIME" "$FLOOR_AWK"'
 		BEGIN { if (floors != "") load_floors() }
