@@ -208,7 +208,7 @@ meta_get() {
 
 # guest_time_metrics: the metrics of benchstat's guest-time kind, one line
 guest_time_metrics() {
-	"$(benchstat_bin)" metrics | awk -F'\t' '$3 == "guest-time" { print $1 }' | one_line
+	"$(benchstat_bin)" metrics | awk -F'\t' '$3 == "guest-time" || $3 == "percentile" { print $1 }' | one_line
 }
 
 # layout_floors SUMMARY_CSV: "workload metric pct" for every guest-time

@@ -179,16 +179,20 @@ check "insns_per_call at n=1: slower by +1 instruction per call, exact" \
 check "insns_per_call at n=1: class deterministic" eq "$(col "$tmp/d.csv" on,key-off,p,insns_per_call class)" deterministic
 check "unequal repeats straddling the threshold: unclear" \
 	eq "$(col "$tmp/d.csv" on,rules-1,b,iops verdict)" unclear
-check "icount iops once a side, -0.9%: unclear (0.2% repeatability reaches 1%)" \
+check "icount iops once a side, -0.9%: unclear (0.5% repeatability reaches 1%)" \
 	eq "$(col "$tmp/d.csv" on,key-off,c,iops verdict)" unclear
 check "icount iops once a side, -3%: slower, text says one run" \
 	eq "$(col "$tmp/d.csv" on,rules-1,c,iops verdict)|$(col "$tmp/d.csv" on,rules-1,c,iops verdict_text)" \
-	"slower|-3000 IOPS (-3.00%); one run a side: +-0.2% icount repeatability"
+	"slower|-3000 IOPS (-3.00%); one run a side: +-0.5% icount repeatability"
+check "latency percentile under tcg-icount: random, no verdict, never gates" \
+	eq "$(col "$tmp/d.csv" on,key-off,c,lat_p50_ns class),$(col "$tmp/d.csv" on,key-off,c,lat_p50_ns verdict)" random,random
 check "random metric: reported, no verdict, never gates" \
 	eq "$(col "$tmp/d.csv" on,key-off,p,perf_share_pct verdict),$(col "$tmp/d.csv" on,key-off,p,perf_share_pct gates)" random,no
 run "$bs" summary --accel tcg determ.csv
 check "iops under tcg is sampled: n=2 gives no verdict" \
 	eq "$(col "$tmp/out" on,rules-1,a,iops class),$(col "$tmp/out" on,rules-1,a,iops verdict)" sampled,no-verdict
+check "latency percentile under tcg: sampled" \
+	eq "$(col "$tmp/out" on,key-off,c,lat_p50_ns class)" sampled
 check "insns_per_call under tcg stays deterministic" \
 	eq "$(col "$tmp/out" on,key-off,p,insns_per_call class)" deterministic
 
