@@ -24,9 +24,9 @@
  * I/O is kept to what the queue takes as one bio (max_sectors_kb,
  * discard_max_bytes, write_zeroes_max_bytes), because the remainder of a
  * split bio is submitted again and meets the chance rules again; -b lifts
- * that limit (up to 1 MiB) to show it.  Reads on a zoned disk may cross a
- * zone boundary, where the queue splits them too: the model walks the
- * rules again for each such piece (rw_outcomes()).
+ * that limit (up to 1 MiB) to show it.  I/O on a zoned disk may cross a
+ * zone boundary, where the queue splits it too: the model walks the rules
+ * again for each such piece (bio_outcomes()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -625,42 +625,33 @@ static double rules_walk(int op, uint64_t sector, uint64_t nsec, bool zone_mgmt,
 	return mass * pass;
 }
 
-/* The outcomes of one bio; @driver_err is what the disk itself returns. */
+/*
+ * The outcomes of one bio; @driver_err is what the disk itself returns.  A
+ * bio with data that crosses zone boundaries (chunk_sectors) is split at
+ * each one after the hook has seen it whole, and the rest is submitted
+ * again from the boundary: the rules are walked for [sector, end), then
+ * for [boundary, end) and so on, and the first rule that fires fails the
+ * whole bio.  (Seed 44 of a campaign found this: a chance=2 rule on a
+ * zone's first sectors failed a read that started in the zone before 78
+ * times in 100.)
+ */
 static void bio_outcomes(int op, uint64_t sector, uint64_t nsec, bool zone_mgmt,
 			 int driver_err, double mass, struct outcome *o, int *n)
 {
-	double pass = rules_walk(op, sector, nsec, zone_mgmt, mass, o, n);
-
-	if (pass > 0)
-		add_outcome(o, n, driver_err, pass);
-}
-
-/*
- * The outcomes of a read or write that may cross zone boundaries.  The
- * queue splits such a bio at each boundary (chunk_sectors) after the hook
- * has seen it whole, and submits the rest again from the boundary: the
- * rules are walked for [sector, end), then for [boundary, end) and so on,
- * and the first rule that fires fails the whole I/O.  (Seed 44 of a
- * campaign found this: a chance=2 rule on a zone's first sectors failed a
- * read that started in the zone before 78 times in 100.)
- */
-static void rw_outcomes(int op, uint64_t sector, uint64_t nsec,
-			struct outcome *o, int *n)
-{
 	uint64_t end = sector + nsec;
-	double pass = 1.0;
+	double pass = mass;
 
 	for (;;) {
-		uint64_t next = D.zone_sectors ?
-			(sector / D.zone_sectors + 1) * D.zone_sectors : end;
+		uint64_t next = zone_mgmt || !D.zone_sectors ? end :
+			(sector / D.zone_sectors + 1) * D.zone_sectors;
 
-		pass = rules_walk(op, sector, end - sector, false, pass, o, n);
+		pass = rules_walk(op, sector, end - sector, zone_mgmt, pass, o, n);
 		if (pass <= 0 || next >= end)
 			break;
 		sector = next;
 	}
 	if (pass > 0)
-		add_outcome(o, n, 0, pass);
+		add_outcome(o, n, driver_err, pass);
 }
 
 static void predict(const struct step *s, struct outcome *o, int *n)
@@ -677,8 +668,8 @@ static void predict(const struct step *s, struct outcome *o, int *n)
 	case IO_READ:
 	case IO_WRITE:
 		/* zero-length direct I/O issues no bio */
-		rw_outcomes(s->io == IO_READ ? OP_READ : OP_WRITE, s->sector,
-			    s->nsec, o, n);
+		bio_outcomes(s->io == IO_READ ? OP_READ : OP_WRITE, s->sector,
+			     s->nsec, false, 0, 1.0, o, n);
 		break;
 	case IO_DISCARD:
 		if (!s->nsec) {
