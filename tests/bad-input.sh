@@ -40,7 +40,7 @@ ROWS=$(
 0|perf.sh [-h]|perf-scripts/perf.sh --help
 1|unknown argument 'bogus'|perf-scripts/perf.sh bogus
 1|unknown state 'bogus' (valid: |STATES=bogus perf-scripts/perf.sh
-0|bench.sh [-h | --settings | --list | --job ID]|bench/bench.sh -h
+0|bench.sh [-h | --settings | --list | --job ID | --plan-job ID DIR]|bench/bench.sh -h
 1|unknown argument '--repeats=2'|bench/bench.sh --repeats=2
 1|unknown state 'bogus' (valid: off key-off key-on-other rules-N|STATES=bogus bench/bench.sh
 1|unknown state 'rules-0' (valid: |STATES=rules-0 bench/bench.sh
@@ -53,6 +53,8 @@ ROWS=$(
 1|usage: bench.sh --job ID (bench.sh --list prints the IDs)|bench/bench.sh --job
 1|unknown argument '--lists' (valid: -h, --settings, --list, --job ID|bench/bench.sh --lists
 1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on REPEATS=2 bench/bench.sh --job bogus
+1|usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)|bench/bench.sh --plan-job on.r1
+1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on REPEATS=2 bench/bench.sh --plan-job bogus $SCRATCH/plan
 1|unknown job file 'bogus' (valid: default quick, or the path of a .job file)|JOB_FILE=bogus bench/bench.sh --list
 1|bad.job:2: expected NAME = VALUE, got "CONFIGS off"|printf '# a typo\nCONFIGS off\n' >$SCRATCH/bad.job && JOB_FILE=$SCRATCH/bad.job bench/bench.sh --list
 1|typo.job:1: unknown setting CONFIG (valid: CONFIGS STATES|printf 'CONFIG = on\n' >$SCRATCH/typo.job && JOB_FILE=$SCRATCH/typo.job bench/bench.sh --list
