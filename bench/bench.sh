@@ -15,12 +15,18 @@
 #               config and state gets its own fresh boot (BOOTS=per-state),
 #               REPEATS=5 times, in a seeded random order.
 #
-#   bench.sh [-h | --settings | --list | --job ID]
+#   bench.sh [-h | --settings | --list | --job ID | --plan-job ID DIR]
 #     --settings  the settings in effect, NAME=VALUE a line
 #     --list      the boots of the matrix, one job a line: "ID SEQ CONFIG
 #                 REPEAT STATES" (SEQ: its place in the plan)
 #     --job ID    run one job; its piece of results (no summary) goes to
 #                 RESULTS_ROOT/RUN_ID; bench/merge.sh joins the pieces
+#     --plan-job ID DIR   start the piece of --job ID in DIR (plan.txt,
+#                 meta.json) and describe its boot instead of booting:
+#                 DIR/boot.env (SEQ CONFIG REPEAT STATES ACCEL TIMEOUT
+#                 PLUGIN) and DIR/guest.env (the guest's environment),
+#                 KEY=VALUE a line; for a lab that boots the job itself
+#                 (bench/lab/lava-jobs.sh)
 # Settings: the job file JOB_FILE (bench/jobs/NAME.job or a path; default
 # default), each overridden by the environment variable of the same name:
 #   CONFIGS="off on on-nojl nokey"   configs of the matrix
@@ -49,22 +55,24 @@ shopt -s inherit_errexit
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-MODE=all JOB_ID=''
+MODE=all JOB_ID='' PLAN_DIR=''
 case ${1:-} in
--h | --help) sed -n '2,45s/^# \{0,1\}//p' "$0"; exit 0 ;;
+-h | --help) sed -n '2,51s/^# \{0,1\}//p' "$0"; exit 0 ;;
 --settings | --list) MODE=${1#--} ;;
 --job) MODE=job JOB_ID=${2:-} ;;
+--plan-job) MODE=job JOB_ID=${2:-} PLAN_DIR=${3:-} ;;
 '') ;;
-*) die "unknown argument '$1' (valid: -h, --settings, --list, --job ID; settings come from the job file and the environment, see bench.sh -h)" ;;
+*) die "unknown argument '$1' (valid: -h, --settings, --list, --job ID, --plan-job ID DIR; settings come from the job file and the environment, see bench.sh -h)" ;;
 esac
-[[ $MODE != job || ($# == 2 && -n $JOB_ID) ]] || die "usage: bench.sh --job ID (bench.sh --list prints the IDs)"
+[[ -z $PLAN_DIR || $# == 3 ]] || die "unexpected argument '$4' after --plan-job ID DIR"
+[[ ${1:-} != --plan-job || -n $PLAN_DIR ]] || die "usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)"
+[[ $MODE != job || -n $PLAN_DIR || ($# == 2 && -n $JOB_ID) ]] || die "usage: bench.sh --job ID (bench.sh --list prints the IDs)"
 [[ $MODE == job || $# -le 1 ]] || die "unexpected argument '$2' after $1"
 [[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
 # shellcheck source=bench/results.sh
 . "$BENCH_DIR/results.sh"
 job_load
 METRICS=(iops lat_ns lat_p50_ns lat_p99_ns lat_p999_ns io_errors)
-COUNTED=count-randread-qd1
 
 check_settings() {
 	local w
@@ -114,44 +122,9 @@ make_plan() {
 		sort -k1,1 | cut -d' ' -f2- | awk '{ print NR, $0 }'
 }
 
-# Workloads of a state, the softirq variants only for off and key-off.
-run_workloads() {
-	local state=$1 w
-	for w in $WORKLOADS; do printf '%s\n' "$w"; done
-	if [[ $state == off || $state == key-off ]]; then
-		for w in $SOFTIRQ_WORKLOADS; do printf '%s-softirq\n' "$w"; done
-	fi
-}
-
-# fio_rows PREFIX FILE: the metrics of one fio result.  Under icount guest
-# time is instructions, so the time per I/O inside fio's job is the
-# instructions per I/O (fio's own start and exit left out).
+# fio_rows PREFIX FILE: the metrics of one fio result (bench/fio-rows.jq).
 fio_rows() {
-	jq -r --arg p "$1" --arg icount "$([[ $ACCEL_USED == tcg-icount ]] && echo 1)" '
-		.jobs[0] as $j | $j.read.clat_ns.percentile as $pc |
-		"\($p),iops,\($j.read.iops)",
-		"\($p),lat_ns,\($j.read.clat_ns.mean)",
-		"\($p),lat_p50_ns,\($pc["50.000000"])",
-		"\($p),lat_p99_ns,\($pc["99.000000"])",
-		"\($p),lat_p999_ns,\($pc["99.900000"])",
-		"\($p),io_errors,\($j.total_err)",
-		(if $icount == "1" then "\($p),insns_per_io,\(1e9 / $j.read.iops)" else empty end)' "$2"
-}
-
-# plugin_rows PREFIX RAW STATE IOS: instructions per call of each counted
-# function over the state's counted fio job.
-plugin_rows() {
-	local p=$1 raw=$2 state=$3 ios=$4 first last f calls insns m
-	read -r first last < <(awk -v s="$state" '$1 == s { print $2, $3 }' "$raw/marks")
-	[[ -n $last ]] || return 0
-	for f in "${HOT_FUNC_LIST[@]}"; do
-		calls=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" entries)
-		insns=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" insns)
-		[[ -n $calls && $calls != 0 ]] || continue
-		printf '%s,%s,%s\n' "$p" "$(plugin_metric "$f")" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
-		[[ $f != submit_bio_noacct_nocheck ]] ||
-			printf '%s,calls_per_io,%s\n' "$p" "$(awk -v a="$calls" -v b="$ios" 'BEGIN { printf "%.4f", a / b }')"
-	done
+	jq -r --arg p "$1" --arg icount "$([[ $ACCEL_USED == tcg-icount ]] && echo 1)" -f "$BENCH_DIR/fio-rows.jq" "$2"
 }
 
 # csv_rows SEQ CONFIG REPEAT STATES RAW STATUS: runs.csv rows of one boot.
@@ -172,7 +145,7 @@ csv_rows() {
 		f=$raw/fio-$state-$COUNTED
 		ios=$(jq -r '.jobs[0].read.total_ios' "$f" 2>/dev/null || echo 0)
 		if [[ $status == 0 && $ios =~ ^[1-9][0-9]*$ && -f $raw/plugin.txt ]]; then
-			plugin_rows "$seq,$cfg,$state,$COUNTED,$rep,ok" "$raw" "$state" "$ios"
+			hot_func_rows "$seq,$cfg,$state,$COUNTED,$rep,ok" "$raw" "$state" "$ios"
 		else
 			printf '%s,%s,%s,%s,%s,failed,insns_per_call,\n' "$seq" "$cfg" "$state" "$COUNTED" "$rep"
 		fi
@@ -188,21 +161,31 @@ plugin_args() {
 	printf '%s\n' -p "$PLUGIN_SO,ranges=$raw/ranges.txt,out=$raw/plugin.txt,mark=$mark"
 }
 
+# boot_env STATES REPEAT CONFIG: the guest's environment of one boot,
+# KEY=VALUE a line (run-guest -e; a lab's job carries the same).
+boot_env() {
+	printf '%s\n' "STATES=${1//,/ }" "WORKLOADS=$WORKLOADS" "SOFTIRQ_WORKLOADS=$SOFTIRQ_WORKLOADS" \
+		"FIO_RUNTIME=$FIO_RUNTIME" "FIO_RAMP=$FIO_RAMP" "COUNT_IOS=$COUNT_IOS" \
+		"PERF_RECORD=$([[ $2 == 1 ]] && echo "$PERF_RECORD" || echo 0)" \
+		"BENCH_GATE_ADDR=$(gate_site "$(kernel_build_dir "$3")" || true)"
+}
+
+# boot_timeout STATES: seconds a boot of STATES may take.
+boot_timeout() {
+	echo $((RUN_TIMEOUT * $(tr , '\n' <<<"$1" | wc -l)))
+}
+
 # one_boot SEQ CONFIG REPEAT STATES DIR: boot, collect, append rows; 1 if failed.
 one_boot() {
-	local seq=$1 cfg=$2 rep=$3 states=$4 dir=$5 raw status=0 gate s nstates
-	local -a extra=()
+	local seq=$1 cfg=$2 rep=$3 states=$4 dir=$5 raw status=0 s kv
+	local -a extra=() envs=()
 	raw=$dir/raw/$(printf '%03d' "$seq")-$cfg-r$rep
 	[[ $BOOTS == per-config ]] || raw+=-$states
 	mkdir -p "$raw"
 	[[ $COUNT_IOS == 0 || $PLUGIN == 0 ]] || mapfile -t extra < <(plugin_args "$cfg" "$raw")
-	gate=$(gate_site "$(kernel_build_dir "$cfg")" || true)
-	nstates=$(tr , '\n' <<<"$states" | wc -l)
-	"$BENCH_DIR/run-guest" -c "$cfg" -a "$ACCEL_USED" -t $((RUN_TIMEOUT * nstates)) -o "$raw/boot" \
-		"${extra[@]}" -f "$BENCH_DIR/fio" -f "$BENCH_DIR/guest/state.sh" \
-		-e "STATES=${states//,/ }" -e "WORKLOADS=$WORKLOADS" -e "SOFTIRQ_WORKLOADS=$SOFTIRQ_WORKLOADS" \
-		-e "FIO_RUNTIME=$FIO_RUNTIME" -e "FIO_RAMP=$FIO_RAMP" -e "COUNT_IOS=$COUNT_IOS" \
-		-e "PERF_RECORD=$([[ $rep == 1 ]] && echo "$PERF_RECORD" || echo 0)" -e "BENCH_GATE_ADDR=$gate" \
+	while IFS= read -r kv; do envs+=(-e "$kv"); done < <(boot_env "$states" "$rep" "$cfg")
+	"$BENCH_DIR/run-guest" -c "$cfg" -a "$ACCEL_USED" -t "$(boot_timeout "$states")" -o "$raw/boot" \
+		"${extra[@]}" -f "$BENCH_DIR/fio" -f "$BENCH_DIR/guest/state.sh" "${envs[@]}" \
 		"$BENCH_DIR/guest/bench-guest.sh" >"$raw/run.log" 2>&1 || status=$?
 	cp "$raw/boot/meta" "$raw/boot-meta"
 	if [[ $status == 0 ]]; then
@@ -287,14 +270,30 @@ main() {
 		mapfile -t boots <"$plan_file"
 	fi
 	log "bench: accelerator $ACCEL_USED, $BOOTS boots"
-	[[ $COUNT_IOS == 0 || $PLUGIN == 0 ]] || PLUGIN_SO=$(plugin_so)
 	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED${JOB_ID:+-$JOB_ID}}
-	dir=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
+	dir=${PLAN_DIR:-${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID}
 	[[ ! -e $dir ]] || die "$dir exists already"
 	mkdir -p "$dir/raw"
 	mv "$plan_file" "$dir/plan.txt"
 	start_meta "$dir"
+	if [[ -n $PLAN_DIR ]]; then
+		rmdir "$dir/raw"
+		plan_boot "$dir" "${boots[0]}"
+		return
+	fi
+	[[ $COUNT_IOS == 0 || $PLUGIN == 0 ]] || PLUGIN_SO=$(plugin_so)
 	run_boots "$dir" "${boots[@]}"
+}
+
+# plan_boot DIR PLAN_LINE: --plan-job's description of the job's boot.
+plan_boot() {
+	local dir=$1 seq cfg rep states
+	read -r seq cfg rep states <<<"$2"
+	printf '%s\n' "SEQ=$seq" "CONFIG=$cfg" "REPEAT=$rep" "STATES=$states" "ACCEL=$ACCEL_USED" \
+		"TIMEOUT=$(boot_timeout "$states")" "PLUGIN=$([[ $COUNT_IOS != 0 && $PLUGIN == 1 ]] && echo 1 || echo 0)" \
+		>"$dir/boot.env"
+	boot_env "$states" "$rep" "$cfg" >"$dir/guest.env"
+	printf '%s\n' "$dir"
 }
 
 # start_meta DIR: meta.json; a job's piece names its job and the build

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Guest initramfs pieces, under $CACHE/images:
 #
-#   image.sh base            busybox, fio, perf, xfs_io, dmsetup, kmod (with
+#   image.sh base            busybox, fio, perf, xfs_io, dmsetup, kmod, jq (with
 #                            their shared-library closure), our static guest
 #                            tools, gcov-counts and /init: base.cpio
 #   image.sh modules CONFIG  the config's kernel modules: modules-CONFIG.cpio
@@ -20,7 +20,7 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/lib.sh"
 
 IMAGE_DIR=$CACHE/images
-GUEST_BINARIES=(/usr/bin/fio /usr/bin/perf /usr/sbin/xfs_io /usr/sbin/dmsetup /bin/kmod)
+GUEST_BINARIES=(/usr/bin/fio /usr/bin/perf /usr/sbin/xfs_io /usr/sbin/dmsetup /bin/kmod /usr/bin/jq)
 GUEST_TOOLS=(blkio ewrite kpeek eifuzz clockio)
 
 # Pack directory $1 into the newc cpio archive $2, owned by root.

@@ -117,6 +117,29 @@ check_workloads() {
 
 VALID_ACCELS="auto kvm tcg tcg-icount"
 
+# What every boot of a guest shares, run-guest's and a lab's job's alike:
+# the kernel's command line (nokaslr: System.map addresses hold for the
+# plugin and the gate; panic=-1 with QEMU's -no-reboot ends a panicked
+# guest at once) and the memory a config's guest gets.
+# shellcheck disable=SC2034 # read by run-guest and bench/lab/lava-jobs.sh
+GUEST_CMDLINE="console=ttyS0 loglevel=5 nokaslr panic=-1 oops=panic"
+
+# guest_memory_mb CONFIG: debug's KASAN and lockdep need more.
+guest_memory_mb() {
+	if [[ $1 == debug ]]; then echo 2048; else echo 1024; fi
+}
+
+# guest_env CONFIG ACCEL RELEASE SMP SHELL [KEY=VALUE...]: the guest's
+# /bench/env, which its init sources with "set -a" (bench/guest/init).
+guest_env() {
+	local kv
+	printf 'BENCH_CONFIG=%s\nBENCH_ACCEL=%s\nBENCH_KERNEL=%s\nBENCH_SMP=%s\nBENCH_SHELL=%s\n' "$1" "$2" "$3" "$4" "$5"
+	shift 5
+	for kv in "$@"; do
+		printf '%s=%q\n' "${kv%%=*}" "${kv#*=}"
+	done
+}
+
 check_accel() {
 	[[ " $VALID_ACCELS " == *" $1 "* && -n $1 ]] ||
 		die "unknown accelerator '$1' (valid: $VALID_ACCELS)"

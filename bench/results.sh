@@ -66,6 +66,38 @@ plugin_delta() {
 		END { if ((a in v) && (b in v)) print v[b] - v[a] }' "$1"
 }
 
+# The fio job the plugin counts between two marks (COUNT_IOS reads).
+# shellcheck disable=SC2034 # bench.sh and bench/lab/lava-results.sh
+COUNTED=count-randread-qd1
+
+# hot_func_rows PREFIX RAW STATE IOS: instructions per call of each counted
+# function over the state's counted fio job (RAW/marks: "STATE FIRST LAST",
+# RAW/plugin.txt: the plugin's snapshots), and calls per I/O of
+# submit_bio_noacct_nocheck (IOS: the job's reads).
+hot_func_rows() {
+	local p=$1 raw=$2 state=$3 ios=$4 first last f calls insns
+	read -r first last < <(awk -v s="$state" '$1 == s { print $2, $3 }' "$raw/marks")
+	[[ -n $last ]] || return 0
+	for f in "${HOT_FUNC_LIST[@]}"; do
+		calls=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" entries)
+		insns=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" insns)
+		[[ -n $calls && $calls != 0 ]] || continue
+		printf '%s,%s,%s\n' "$p" "$(plugin_metric "$f")" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
+		[[ $f != submit_bio_noacct_nocheck ]] ||
+			printf '%s,calls_per_io,%s\n' "$p" "$(awk -v a="$calls" -v b="$ios" 'BEGIN { printf "%.4f", a / b }')"
+	done
+}
+
+# run_workloads STATE: the fio jobs a boot runs in STATE, in row order:
+# WORKLOADS, then SOFTIRQ_WORKLOADS as NAME-softirq in off and key-off.
+run_workloads() {
+	local w
+	for w in $WORKLOADS; do printf '%s\n' "$w"; done
+	if [[ $1 == off || $1 == key-off ]]; then
+		for w in $SOFTIRQ_WORKLOADS; do printf '%s-softirq\n' "$w"; done
+	fi
+}
+
 # plugin_mark CONFIG: the plugin's mark= address, ksys_sync: the guest
 # scripts call sync(2) around each counted workload and nowhere else, so
 # the plugin snapshots its counters there.

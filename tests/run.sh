@@ -90,6 +90,7 @@ run_host_tests() {
 	host_test "checkpatch --strict on every patch" checkpatch_series
 	host_test "bad input: a clear error and a non-zero exit" bash "$REPO_DIR/tests/bad-input.sh"
 	host_test "KCIDB export of a committed run" bash "$TESTS_DIR/export-kcidb.sh"
+	host_test "LAVA logs and results into rows; failed and malformed ones" bash "$TESTS_DIR/lava-results.sh"
 	host_test "coverage table of a fixture tracefile" bash "$REPO_DIR/tests/coverage-table-test.sh"
 	seed_overlap_test
 }
@@ -140,11 +141,19 @@ run_runner_tests() {
 }
 
 # How a lab runs the matrix, with the build of on: a prebuilt kernel and
-# a modules archive (one boot), and the matrix in two shards merged
-# against one run of it (4 boots under tcg-icount).
+# a modules archive (one boot), the matrix in two shards merged against
+# one run of it (4 boots under tcg-icount), and a shard as a LAVA job run
+# by lava-run against the same shard run by bench.sh (3 boots).
 run_lab_tests() {
 	command_test lab "run-guest -K/-M boots a prebuilt kernel" bash "$TESTS_DIR/prebuilt-kernel.sh"
 	command_test lab "two shards merged equal one run" bash "$TESTS_DIR/shard-merge.sh"
+	if [[ $(id -u) != 0 ]]; then
+		result "lab/a shard through lava-run equals bench.sh --job" SKIP "(lava-run runs as root only)"
+	elif ! command -v lava-run >/dev/null; then
+		result "lab/a shard through lava-run equals bench.sh --job" SKIP "(no lava-run: make deps installs lava-dispatcher)"
+	else
+		command_test lab "a shard through lava-run equals bench.sh --job" bash "$TESTS_DIR/lava-run.sh"
+	fi
 }
 
 # run_guest_tests CONFIG: boot once, run every test, report each.
