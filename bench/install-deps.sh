@@ -9,6 +9,7 @@ PACKAGES=(
 	patch ccache cpio xz-utils kmod
 	qemu-system-x86 busybox-static fio xfsprogs dmsetup linux-perf
 	gnuplot-nox jq shellcheck libgsl-dev lcov
+	clang libbpf-dev bpftool
 )
 
 missing_packages() {
