@@ -11,7 +11,8 @@
  *   failbio remove        drop the rule, stay attached
  *   failbio show          the rule as error_injection lists one, and the
  *                         number of bios failed since it was set
- *   failbio detach        unpin: the program leaves should_fail_bio()
+ *   failbio detach        unpin, and wait until the kernel has released
+ *                         the program: it has left should_fail_bio()
  *
  * The program stays attached between calls through its pins in
  * /sys/fs/bpf/failbio (bpffs is mounted there if it is not).  Exit status:
@@ -306,15 +307,41 @@ static int cmd_show(void)
 	return 0;
 }
 
+/*
+ * The kernel releases an unpinned link from a workqueue: wait until the
+ * program's id is gone (the link drops the program after it has removed
+ * the kprobe), so that nothing of it is left when detach returns.
+ */
+static int wait_released(uint32_t prog_id)
+{
+	for (int i = 0; i < 1000; i++) {
+		int fd = bpf_prog_get_fd_by_id(prog_id);
+
+		if (fd < 0)
+			return 0;
+		close(fd);
+		usleep(10000);
+	}
+	return fail(1, "program %u still loaded 10 s after detach", prog_id);
+}
+
 static int cmd_detach(void)
 {
+	struct bpf_link_info info = { 0 };
+	uint32_t len = sizeof(info);
+	int fd = bpf_obj_get(PIN_LINK);
+
+	if (fd >= 0 && bpf_obj_get_info_by_fd(fd, &info, &len))
+		info.prog_id = 0;
+	if (fd >= 0)
+		close(fd);
 	if (unlink(PIN_LINK) && errno != ENOENT)
 		return fail(1, "unpinning %s: %s", PIN_LINK, strerror(errno));
 	if (unlink(PIN_BSS) && errno != ENOENT)
 		return fail(1, "unpinning %s: %s", PIN_BSS, strerror(errno));
 	if (rmdir(PIN_DIR) && errno != ENOENT)
 		return fail(1, "removing %s: %s", PIN_DIR, strerror(errno));
-	return 0;
+	return info.prog_id ? wait_released(info.prog_id) : 0;
 }
 
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
