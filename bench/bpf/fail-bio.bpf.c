@@ -3,8 +3,8 @@
  * fail-bio: the BPF way of injecting block errors (should_fail_bio(), seed
  * 007), as a peer of error_injection.  A kprobe program on the entry of
  * should_fail_bio() makes it return -EIO, so that submit_bio_noacct() ends
- * the bio with BLK_STS_IOERR, for the bios that match the one rule in
- * "rule": a disk, an op, a range of whole-disk sectors and a chance of 1 in
+ * the bio with BLK_STS_IOERR, for the bios that match the one rule in the
+ * map "state": a disk, an op, a range of whole-disk sectors and a chance of 1 in
  * N, with error_injection's matching (zone management ops by their first
  * sector, bios without data never).
  *
@@ -28,10 +28,19 @@ _Static_assert(FB_DISK_FIRST_MINOR == FB_DISK_MAJOR + 4,
 	       "gendisk's major and first_minor are no longer side by side");
 _Static_assert(FB_BIO_FLAGS_SIZE == 2, "bio's bi_flags is no longer 16 bits");
 
-/* The rule, written by the loader through the mmap-able .bss map. */
-struct failbio_rule rule;
-/* Bios failed so far (only written when one fails). */
-__u64 failed;
+/*
+ * The rule, written by the loader through a mmap of this map.  A map of
+ * our own, not global variables: libbpf probes for global data with a
+ * socket filter program, which a kernel without CONFIG_NET cannot load.
+ * The verifier inlines the lookup of an array map.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct failbio_state);
+} state SEC(".maps");
 
 static __always_inline __u64 load_u64(const __u8 *p)
 {
@@ -59,17 +68,24 @@ SEC("kprobe/should_fail_bio")
 int BPF_KPROBE(fail_bio, void *bio)
 {
 	__u64 b[(FB_BIO_HEAD + 7) / 8], d[(FB_BDEV_HEAD + 7) / 8];
-	__u32 chance = rule.chance, op, nr;
+	struct failbio_rule *rule;
+	struct failbio_state *st;
 	__u64 disk_id, sector;
+	__u32 key = 0, chance, op, nr;
 	__u16 flags;
 	void *disk;
 
+	st = bpf_map_lookup_elem(&state, &key);
+	if (!st)
+		return 0;
+	rule = &st->rule;
+	chance = rule->chance;
 	if (!chance)
 		return 0;
 	if (bpf_probe_read_kernel(b, sizeof(b), bio))
 		return 0;
 	op = load_u32((__u8 *)b + FB_BIO_OPF) & FB_REQ_OP_MASK;
-	if (op != rule.op)
+	if (op != rule->op)
 		return 0;
 	if (bpf_probe_read_kernel(d, sizeof(d), (void *)load_u64((__u8 *)b + FB_BIO_BDEV)))
 		return 0;
@@ -77,7 +93,7 @@ int BPF_KPROBE(fail_bio, void *bio)
 	/* major and first_minor side by side (build.sh checks): one copy */
 	if (bpf_probe_read_kernel(&disk_id, sizeof(disk_id), disk + FB_DISK_MAJOR))
 		return 0;
-	if (disk_id != rule.disk)
+	if (disk_id != rule->disk)
 		return 0;
 	/*
 	 * The hook runs before a partition's bio is remapped: add the
@@ -90,15 +106,15 @@ int BPF_KPROBE(fail_bio, void *bio)
 		sector += load_u64((__u8 *)d + FB_BDEV_START_SECT);
 	nr = load_u32((__u8 *)b + FB_BIO_SIZE) >> FB_SECTOR_SHIFT;
 	if (is_zone_mgmt(op)) {
-		if (sector < rule.start || sector > rule.end)
+		if (sector < rule->start || sector > rule->end)
 			return 0;
-	} else if (!nr || sector > rule.end || sector + nr <= rule.start) {
+	} else if (!nr || sector > rule->end || sector + nr <= rule->start) {
 		return 0;
 	}
 	/* 1 in chance, as get_random_u32_below() scales a random word */
 	if (chance > 1 && ((__u64)bpf_get_prandom_u32() * chance) >> 32)
 		return 0;
-	__sync_fetch_and_add(&failed, 1);
+	__sync_fetch_and_add(&st->failed, 1);
 	bpf_override_return(ctx, -EIO);
 	return 0;
 }

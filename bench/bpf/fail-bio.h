@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The rule of fail-bio.bpf.c, shared with its loader failbio.c: the
- * program's .bss, which the loader writes through a mmap of the map.
+ * The state of fail-bio.bpf.c, shared with its loader failbio.c: the one
+ * value of the array map "state", which the loader writes through a mmap
+ * of the map.
  */
 #ifndef FAIL_BIO_H
 #define FAIL_BIO_H
@@ -18,6 +19,11 @@ struct failbio_rule {
 	__u64 end;	/* inclusive */
 	__u32 op;	/* a REQ_OP_ number of the build (bio-offsets.h) */
 	__u32 chance;	/* fail 1 in chance matching bios; 0: no rule */
+};
+
+struct failbio_state {
+	struct failbio_rule rule;
+	__u64 failed;	/* bios failed since the rule was set */
 };
 
 #endif

@@ -44,7 +44,7 @@
 #define BPFFS "/sys/fs/bpf"
 #define PIN_DIR BPFFS "/failbio"
 #define PIN_LINK PIN_DIR "/link"
-#define PIN_BSS PIN_DIR "/bss"
+#define PIN_STATE PIN_DIR "/state"
 #define BPF_FS_MAGIC_NR 0xcafe4a11
 
 static const struct {
@@ -195,21 +195,21 @@ static int ensure_bpffs(void)
 	return 0;
 }
 
-/* map_bss: the pinned .bss of the attached program, mapped writable. */
-static struct fail_bio_bpf__bss *map_bss(void)
+/* map_state: the pinned state of the attached program, mapped writable. */
+static struct failbio_state *map_state(void)
 {
 	void *p;
 	int fd;
 
-	fd = bpf_obj_get(PIN_BSS);
+	fd = bpf_obj_get(PIN_STATE);
 	if (fd < 0) {
-		fail(1, "not attached (%s: %s): run 'failbio attach'", PIN_BSS, strerror(errno));
+		fail(1, "not attached (%s: %s): run 'failbio attach'", PIN_STATE, strerror(errno));
 		return NULL;
 	}
-	p = mmap(NULL, sizeof(struct fail_bio_bpf__bss), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	p = mmap(NULL, sizeof(struct failbio_state), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (p == MAP_FAILED) {
-		fail(1, "mapping %s: %s", PIN_BSS, strerror(errno));
+		fail(1, "mapping %s: %s", PIN_STATE, strerror(errno));
 		return NULL;
 	}
 	return p;
@@ -237,11 +237,11 @@ static int cmd_attach(void)
 	if (mkdir(PIN_DIR, 0700) && errno != EEXIST)
 		err = -errno;
 	if (!err)
-		err = bpf_map__pin(skel->maps.bss, PIN_BSS);
+		err = bpf_map__pin(skel->maps.state, PIN_STATE);
 	if (!err)
 		err = bpf_link__pin(link, PIN_LINK);
 	if (err) {
-		unlink(PIN_BSS);
+		unlink(PIN_STATE);
 		rmdir(PIN_DIR);
 	}
 	bpf_link__destroy(link);
@@ -252,7 +252,7 @@ static int cmd_attach(void)
 static int cmd_add(const char *disk, const char *text)
 {
 	struct failbio_rule r = { 0 };
-	struct fail_bio_bpf__bss *bss;
+	struct failbio_state *st;
 	char buf[4096];
 	uint64_t id = 0;
 	int err;
@@ -265,64 +265,81 @@ static int cmd_add(const char *disk, const char *text)
 		err = parse_rule(buf, id, &r);
 	if (err)
 		return err;
-	bss = map_bss();
-	if (!bss)
+	st = map_state();
+	if (!st)
 		return 1;
 	/* No rule while the fields change; chance last makes it live. */
-	__atomic_store_n(&bss->rule.chance, 0, __ATOMIC_SEQ_CST);
-	bss->rule.disk = r.disk;
-	bss->rule.start = r.start;
-	bss->rule.end = r.end;
-	bss->rule.op = r.op;
-	__atomic_store_n(&bss->failed, 0, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&bss->rule.chance, r.chance, __ATOMIC_SEQ_CST);
-	munmap(bss, sizeof(*bss));
+	__atomic_store_n(&st->rule.chance, 0, __ATOMIC_SEQ_CST);
+	st->rule.disk = r.disk;
+	st->rule.start = r.start;
+	st->rule.end = r.end;
+	st->rule.op = r.op;
+	__atomic_store_n(&st->failed, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&st->rule.chance, r.chance, __ATOMIC_SEQ_CST);
+	munmap(st, sizeof(*st));
 	return 0;
 }
 
 static int cmd_remove(void)
 {
-	struct fail_bio_bpf__bss *bss = map_bss();
+	struct failbio_state *st = map_state();
 
-	if (!bss)
+	if (!st)
 		return 1;
-	__atomic_store_n(&bss->rule.chance, 0, __ATOMIC_SEQ_CST);
-	munmap(bss, sizeof(*bss));
+	__atomic_store_n(&st->rule.chance, 0, __ATOMIC_SEQ_CST);
+	munmap(st, sizeof(*st));
 	return 0;
 }
 
 static int cmd_show(void)
 {
-	struct fail_bio_bpf__bss *bss = map_bss();
+	struct failbio_state *st = map_state();
 	struct failbio_rule r;
 
-	if (!bss)
+	if (!st)
 		return 1;
-	r = bss->rule;
+	r = st->rule;
 	if (r.chance)
 		printf("%u:%u %" PRIu64 ":%" PRIu64 " op=%s,status=IOERR,chance=%u failed=%" PRIu64 "\n",
 		       (unsigned int)r.disk, (unsigned int)(r.disk >> 32), (uint64_t)r.start,
-		       (uint64_t)r.end, op_name(r.op), r.chance, (uint64_t)bss->failed);
-	munmap(bss, sizeof(*bss));
+		       (uint64_t)r.end, op_name(r.op), r.chance, (uint64_t)st->failed);
+	munmap(st, sizeof(*st));
 	return 0;
 }
 
+/* kprobe_listed: should_fail_bio is in debugfs's kprobe list (0 without it). */
+static bool kprobe_listed(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/kprobes/list", "r");
+	char line[256];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, " should_fail_bio+") != NULL;
+	fclose(f);
+	return found;
+}
+
 /*
- * The kernel releases an unpinned link from a workqueue: wait until the
- * program's id is gone (the link drops the program after it has removed
- * the kprobe), so that nothing of it is left when detach returns.
+ * The kernel releases an unpinned link from a workqueue, drops the program
+ * and then unregisters the kprobe: wait until the program's id is gone and
+ * the kprobe list (where debugfs has one) no longer names should_fail_bio,
+ * so that nothing of it is left when detach returns.
  */
 static int wait_released(uint32_t prog_id)
 {
 	for (int i = 0; i < 1000; i++) {
 		int fd = bpf_prog_get_fd_by_id(prog_id);
 
-		if (fd < 0)
+		if (fd >= 0)
+			close(fd);
+		else if (!kprobe_listed())
 			return 0;
-		close(fd);
 		usleep(10000);
 	}
-	return fail(1, "program %u still loaded 10 s after detach", prog_id);
+	return fail(1, "program %u or its kprobe still there 10 s after detach", prog_id);
 }
 
 static int cmd_detach(void)
@@ -337,8 +354,8 @@ static int cmd_detach(void)
 		close(fd);
 	if (unlink(PIN_LINK) && errno != ENOENT)
 		return fail(1, "unpinning %s: %s", PIN_LINK, strerror(errno));
-	if (unlink(PIN_BSS) && errno != ENOENT)
-		return fail(1, "unpinning %s: %s", PIN_BSS, strerror(errno));
+	if (unlink(PIN_STATE) && errno != ENOENT)
+		return fail(1, "unpinning %s: %s", PIN_STATE, strerror(errno));
 	if (rmdir(PIN_DIR) && errno != ENOENT)
 		return fail(1, "removing %s: %s", PIN_DIR, strerror(errno));
 	return info.prog_id ? wait_released(info.prog_id) : 0;
