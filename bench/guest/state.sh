@@ -18,8 +18,11 @@ load_nullb() {
 # the module can be busy for a moment.
 unload_nullb() {
 	# --retry: the same io_uring delay keeps the dm device open briefly.
+	# mknodes: without udev the node outlives the device; drop it (a
+	# device still there keeps its node, which no_residue then sees).
 	if [ -e /dev/mapper/peer ]; then
 		dmsetup --noudevsync remove --retry peer
+		dmsetup mknodes
 	fi
 	_i=0
 	until rmmod null_blk 2>/dev/null; do
