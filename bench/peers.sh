@@ -11,6 +11,9 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+# should_fail_bio: where fail_make_request and the BPF program act (set
+# before results.sh, which gives HOT_FUNCS its default).
+export HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject should_fail_bio}
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=bench/results.sh
@@ -23,8 +26,6 @@ case ${1:-} in
 esac
 export CONFIGS=peers
 export STATES="ei-idle key-on-other ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust bpf-detached bpf-idle bpf-rule"
-# should_fail_bio: where fail_make_request and the BPF program act.
-export HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject should_fail_bio}
 export BASELINE="peers ei-idle"
 export SOFTIRQ_WORKLOADS=""
 export REPEATS=${REPEATS:-3}
