@@ -10,6 +10,7 @@ PACKAGES=(
 	qemu-system-x86 busybox-static fio xfsprogs dmsetup linux-perf
 	gnuplot-nox jq shellcheck libgsl-dev lcov
 	lava-dispatcher
+	clang libbpf-dev bpftool
 )
 
 missing_packages() {

@@ -91,7 +91,7 @@ check_built() {
 }
 
 # Injection states bench/guest/state.sh knows; rules-N takes any N >= 1.
-VALID_STATES="off key-off key-on-other rules-N match-chance ei-idle ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust"
+VALID_STATES="off key-off key-on-other rules-N match-chance ei-idle ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust bpf-detached bpf-idle bpf-rule"
 
 check_states() {
 	local s

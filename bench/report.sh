@@ -104,6 +104,43 @@ capability() {
 	echo
 }
 
+# cost_per_call: what each state adds to the baseline per I/O (fio's qd1
+# instructions per I/O) and per bio submitted (that, divided by the calls
+# of submit_bio_noacct_nocheck per I/O, one per bio): the inclusive cost
+# of a hook whose work the plugin's self counts do not see, such as a BPF
+# program run from a kprobe (its trampoline and JIT code have no symbol).
+# For peers runs (capability.txt), whose states are hooks of that kind.
+# shellcheck disable=SC2016 # backticks in the text are Markdown
+cost_per_call() {
+	[[ -s $DIR/capability.txt ]] || return 0
+	grep -q ',randread-qd1,insns_per_io,' "$DIR/summary.csv" && grep -q ',calls_per_io,' "$DIR/summary.csv" ||
+		return 0
+	printf '## Cost per I/O and per bio against the baseline (qd1)
+
+'
+	printf 'Instructions per I/O are 1e9 / IOPS of randread-qd1 under icount; per bio is the change divided by the calls of `submit_bio_noacct_nocheck` per I/O (one per bio submitted), which counts everything the state adds on the way, callees and BPF code included.
+
+'
+	printf '| config | state | instructions per I/O | change | bios per I/O | change per bio |
+|---|---|---|---|---|---|
+'
+	awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$3 == "randread-qd1" && $4 == "insns_per_io" {
+			k = $1 " | " $2; if (!(k in io)) o[++n] = k; io[k] = $c["median"]
+			if ($c["verdict"] == "baseline") base = $c["median"]
+		}
+		$4 == "calls_per_io" { calls[$1 " | " $2] = $c["median"] }
+		END {
+			for (i = 1; i <= n; i++) {
+				k = o[i]; d = io[k] - base
+				per = (k in calls) && calls[k] > 0 ? sprintf("%+.0f", d / calls[k]) : ""
+				printf "| %s | %.0f | %+.0f | %s | %s |\n", k, io[k], d, (k in calls) ? sprintf("%.4g", calls[k]) : "", per
+			}
+		}' "$DIR/summary.csv"
+	echo
+}
+
 # shellcheck disable=SC2016 # backticks in the text are Markdown
 report_md() {
 	printf '# blkinject-bench report: %s\n\n' "$(meta RUN_ID)"
@@ -134,6 +171,7 @@ report_md() {
 		table ',(insns_per_io|task_clock_ns_per_io)$'
 		echo
 	fi
+	cost_per_call
 	if grep -q ',cycles_per_io,' "$DIR/summary.csv"; then
 		printf '## Cycles per I/O (KVM vPMU)\n\n'
 		table 'cycles_per_io$'

@@ -51,7 +51,8 @@ run_counted() {
 	echo "$1 $_first $MARK" >>"$MARKS"
 }
 
-# no_residue STATE: after teardown no rule, no dm device, the key off.
+# no_residue STATE: after teardown no rule, no dm device, no BPF program
+# on should_fail_bio, the key off.
 no_residue() {
 	for _d in nullb0 nullb1; do
 		if [ -e "$EI/$_d/error_injection" ] && [ -n "$(cat "$EI/$_d/error_injection")" ]; then
@@ -61,6 +62,10 @@ no_residue() {
 	done
 	if [ -e /dev/mapper/peer ]; then
 		echo "state $1: dm device left" >&2
+		return 1
+	fi
+	if [ -e /sys/fs/bpf/failbio ] || grep -qs should_fail_bio /sys/kernel/debug/kprobes/list; then
+		echo "state $1: fail-bio still attached" >&2
 		return 1
 	fi
 	if [ -n "${BENCH_GATE_ADDR:-}" ]; then
@@ -75,6 +80,7 @@ teardown_state() {
 	for _d in nullb0 nullb1; do
 		[ ! -e "$EI/$_d/error_injection" ] || rule "$_d" removeall
 	done
+	[ ! -e /sys/fs/bpf/failbio ] || failbio detach
 	if [ "$1" = fmr-p0 ]; then
 		echo 0 >/sys/block/nullb0/make-it-fail
 		echo 1 >/sys/kernel/debug/fail_make_request/times
