@@ -8,7 +8,7 @@
  *   benchstat metrics
  *   benchstat rank-sum PAIRS.TSV
  *   benchstat simulate [--seed N] [--reps N] [--noise PCT] [--threshold PCT] [--rows K]
- *   benchstat plan --rows K [--noise PCT] [--threshold PCT] [--seed N] [--reps N]
+ *   benchstat plan --rows K [--noise PCT] [--threshold PCT] [--repeats N] [--seed N] [--reps N]
  *
  * Every metric has a class (the table below): exact counts and guest time
  * under tcg-icount are judged on their medians; sampled time gets the
@@ -1168,7 +1168,7 @@ static family_t decide_all(judge_t *js, const metric_t **ms, char (*ns)[32], siz
 typedef struct {
 	const char *base_config, *base_state, *base_accel, *new_accel;
 	double threshold, noise;
-	unsigned long seed, reps, rows;
+	unsigned long seed, reps, rows, repeats;
 	char **files;
 	int nfiles;
 } opts_t;
@@ -1182,7 +1182,7 @@ static void usage(FILE *f)
 	      "       benchstat metrics\n"
 	      "       benchstat rank-sum PAIRS.TSV\n"
 	      "       benchstat simulate [--seed N] [--reps N] [--noise PCT] [--threshold PCT] [--rows K]\n"
-	      "       benchstat plan --rows K [--noise PCT] [--threshold PCT] [--seed N] [--reps N]\n"
+	      "       benchstat plan --rows K [--noise PCT] [--threshold PCT] [--repeats N] [--seed N] [--reps N]\n"
 	      "ACCEL: kvm, tcg or tcg-icount.  Defaults: off/off, threshold 1, seed 1, reps 2000\n"
 	      "(plan: 1000), noise 1, rows 1.  compare exits 0 (no regression), 1 (regression),\n"
 	      "2 (broken input, or no verdict: underpowered or unclear gating rows)\n", f);
@@ -1236,6 +1236,7 @@ static void parse_opts(int argc, char **argv, const char *allowed, int nfiles, o
 		{ "reps", required_argument, NULL, 'r' },
 		{ "noise", required_argument, NULL, 'N' },
 		{ "rows", required_argument, NULL, 'K' },
+		{ "repeats", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -1265,6 +1266,7 @@ static void parse_opts(int argc, char **argv, const char *allowed, int nfiles, o
 		case 'r': o->reps = opt_count("--reps", optarg); break;
 		case 'N': o->noise = opt_number("--noise", optarg); break;
 		case 'K': o->rows = opt_count("--rows", optarg); break;
+		case 'R': o->repeats = opt_count("--repeats", optarg); break;
 		}
 	}
 	o->files = argv + optind;
@@ -1721,17 +1723,22 @@ static int cmd_simulate(int argc, char **argv)
 
 /*
  * REPEATS=auto: the runs a row needs so that K gating rows (Holm) can show
- * one row 5% slower with probability >= 0.9 at the given noise, starting
- * at the smallest n that can reach ALPHA at all; at most PLAN_MAX_N.
- * Prints "n=N rows=K noise_pct=P power_2pct=A power_5pct=B pass_0pct=C".
+ * one row 5% slower in PLAN_POWER of comparisons at the given noise,
+ * starting at the smallest n that can reach ALPHA at all, at most
+ * PLAN_MAX_N; or (--repeats N) what N runs a row can show.  One line:
+ * "n=N rows=K noise_pct=P threshold_pct=T power_2pct=A power_5pct=B
+ * pass_0pct=C reachable=yes|no need=M": the rates at which one row 2% or
+ * 5% slower is called slower, and an unchanged matrix exits 0; need is
+ * the smallest n Holm over K rows can use.
  */
 #define PLAN_MAX_N 20
 #define PLAN_POWER 0.9
 
-static double plan_rate(sim_t *s, unsigned long reps, double shift, int want_exit)
+static double plan_rate(sim_t *s, unsigned long reps, unsigned long seed, double shift, int want_exit)
 {
 	size_t hits = 0;
 
+	gsl_rng_set(s->rng, seed);
 	s->shift = shift;
 	for (unsigned long r = 0; r < reps; r++) {
 		const char *v;
@@ -1747,28 +1754,27 @@ static int cmd_plan(int argc, char **argv)
 	opts_t o;
 	gsl_rng *rng;
 	sim_t s;
-	size_t n = 0, first;
-	double p2, p5 = 0, pass;
+	size_t n, need, top;
+	double p2, p5, pass;
 
-	parse_opts(argc, argv, "tSrNK", 0, &o);
+	parse_opts(argc, argv, "tSrNKR", 0, &o);
 	if (o.reps == 2000)
 		o.reps = 1000;
-	first = n_needed(o.rows, 0);
+	need = n_needed(o.rows, 0);
+	top = o.repeats ? o.repeats : need > PLAN_MAX_N ? need : PLAN_MAX_N;
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
-	sim_init(&s, o.rows, PLAN_MAX_N, o.noise, o.threshold, rng);
-	for (n = first < PLAN_MAX_N ? first : PLAN_MAX_N; ; n++) {
-		gsl_rng_set(rng, o.seed);
+	sim_init(&s, o.rows, top, o.noise, o.threshold, rng);
+	for (n = o.repeats ? o.repeats : need; ; n++) {
 		s.n = n;
-		p5 = plan_rate(&s, o.reps, 5, -1);
-		if (p5 >= PLAN_POWER || n == PLAN_MAX_N)
+		p5 = plan_rate(&s, o.reps, o.seed, 5, -1);
+		if (o.repeats || p5 >= PLAN_POWER || n >= top)
 			break;
 	}
-	gsl_rng_set(rng, o.seed);
-	p2 = plan_rate(&s, o.reps, 2, -1);
-	gsl_rng_set(rng, o.seed);
-	pass = plan_rate(&s, o.reps, 0, 0);
+	p2 = plan_rate(&s, o.reps, o.seed, 2, -1);
+	pass = plan_rate(&s, o.reps, o.seed, 0, 0);
 	printf("n=%zu rows=%lu noise_pct=%g threshold_pct=%g power_2pct=%.2f power_5pct=%.2f "
-	       "pass_0pct=%.2f\n", n, o.rows, o.noise, o.threshold, p2, p5, pass);
+	       "pass_0pct=%.2f reachable=%s need=%zu\n", n, o.rows, o.noise, o.threshold, p2, p5,
+	       pass, n >= need ? "yes" : "no", need);
 	sim_free(&s);
 	gsl_rng_free(rng);
 	return 0;

@@ -167,6 +167,17 @@ check "tcg: the floor is printed" grep -Eq '^  w iops \+(4\.9|5\.0)[0-9]*%$' "$t
 gate "$tmp/layout-tcg-icount" "$tmp/layout-tcg-icount-copy" 0 "icount layout run again"
 if grep -q 'layout noise floor' "$tmp/out"; then fail "icount: no floor printed"; else pass "icount: no floor printed"; fi
 
+# REPEATS=auto under kvm/tcg: n so that the default matrix is powered,
+# the log saying n and the power at 2% and 5% (bench.sh --list boots nothing)
+list_rc=0
+ACCEL=kvm "$repo/bench/bench.sh" --list >"$tmp/list" 2>"$tmp/list.err" || list_rc=$?
+check "REPEATS=auto under kvm: 22 rows x 7 boots" test "$list_rc,$(wc -l <"$tmp/list")" = 0,154
+check "  ... the log says n=7 for the 70 gating rows and the power at 2% and 5%" \
+	grep -Eq 'REPEATS=7 \(auto\) under kvm: 70 gating rows .* 2% slower is found with probability 0\.[0-9]+, 5% slower (0\.9[0-9]|1\.00)' "$tmp/list.err"
+ACCEL=tcg REPEATS=5 "$repo/bench/bench.sh" --list >"$tmp/list" 2>"$tmp/list.err" || list_rc=$?
+check "REPEATS=5 under tcg: 48 gating rows, the log says UNDERPOWERED and n >= 7" \
+	grep -q 'REPEATS=5 under tcg: 48 gating rows .*UNDERPOWERED: no row can be shown slower at n=5 (n >= 7 needed)' "$tmp/list.err"
+
 # broken input
 awk -F, -v OFS=, 'NR > 1 { $6 = "failed"; $8 = "" } { print }' "$main_run/runs.csv" | mkrun "$tmp/allfailed" tcg-icount
 gate "$main_run" "$tmp/allfailed" 2 "every NEW run failed"
