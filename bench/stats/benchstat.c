@@ -937,8 +937,8 @@ static void decide(judge_t *j, const metric_t *m, double thr, int established, c
 	} else {
 		j->undecided = j->gates && (hib ? j->lo < lm : j->hi > lp);
 		if (worse || better)
-			set(j, "unclear", "%+.2f%% but not significant after Holm's correction; %s",
-			    nz(pct(j->rel)), how);
+			set(j, "unclear", "%+.2f%% but not significant%s; %s", nz(pct(j->rel)),
+			    j->gates ? " after Holm's correction" : "", how);
 		else
 			set(j, "unclear", "%+.2f%% but %s straddles the %g%% threshold",
 			    nz(pct(j->rel)), how, thr);

@@ -4,6 +4,7 @@
 # and benchstat's exit status and summary line.
 #
 #   bash bench/stats/scale-bench.sh [RUNS_A_SIDE [GROUPS]]   (10000, 20000)
+#   BENCHSTAT=/path/to/benchstat bash bench/stats/scale-bench.sh   (another build)
 #
 # Cases: one group of RUNS_A_SIDE runs a side (the normal approximation,
 # its pairwise differences selected, never stored), compared and
@@ -22,8 +23,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 [[ -x /usr/bin/time ]] || { echo "scale-bench: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 [[ $runs =~ ^[1-9][0-9]*$ && $groups =~ ^[1-9][0-9]*$ ]] || { echo "usage: scale-bench.sh [RUNS_A_SIDE [GROUPS]]" >&2; exit 1; }
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$here" OUT="$tmp" >&2
-bs=$tmp/benchstat
+bs=${BENCHSTAT:-$tmp/benchstat}
+[[ -n ${BENCHSTAT:-} ]] || env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$here" OUT="$tmp" >&2
 
 # gen FILE GROUPS N LEVEL SEED: GROUPS groups of N runs around LEVEL
 gen() {
