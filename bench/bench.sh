@@ -57,7 +57,7 @@ shopt -s inherit_errexit
 
 MODE=all JOB_ID=''
 case ${1:-} in
--h | --help) sed -n '2,45s/^# \{0,1\}//p' "$0"; exit 0 ;;
+-h | --help) sed -n '2,51s/^# \{0,1\}//p' "$0"; exit 0 ;;
 --settings | --list) MODE=${1#--} ;;
 --job) MODE=job JOB_ID=${2:-} ;;
 '') ;;
