@@ -75,7 +75,7 @@ help:
 	@echo "  CONFIGS='$(CONFIGS)'   the benchmark matrix (kernels, bench, perf, all)"
 	@echo "  TEST_CONFIGS='$(TEST_CONFIGS)'   what make test boots;  TESTS='001-readback ...'"
 	@echo "  CONFIG=$(CONFIG)   make shell;  RESULTS=$(RESULTS)   plots, report, disasm"
-	@echo "  STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS BOOTS FIO_RUNTIME FIO_RAMP FIO_IOS"
+	@echo "  STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS PLAN_NOISE BOOTS FIO_RUNTIME FIO_RAMP FIO_IOS"
 	@echo "  PLUGIN PERF_RECORD SEED RUN_ID RUN_TIMEOUT PERF_REPEATS GUEST_JOBS   (bench/bench.sh -h)"
 	@echo "  ACCEL=auto|kvm|tcg|tcg-icount   auto: kvm where it works, else tcg-icount"
 	@echo "  BASE NEW THRESHOLD   make compare"

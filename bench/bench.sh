@@ -13,7 +13,11 @@
 #               for "perf annotate" runs after every measurement.
 #   kvm, tcg    the host's time and state leak into every number, so each
 #               config and state gets its own fresh boot (BOOTS=per-state),
-#               REPEATS=5 times, in a seeded random order.
+#               REPEATS times, in a seeded random order.  REPEATS=auto
+#               takes the n at which the matrix's gating rows, judged
+#               together (Holm), can show one row 5% slower in 90% of
+#               comparisons at PLAN_NOISE percent noise (bench/stats
+#               README.md); the log says n and the power at 2% and 5%.
 #
 #   bench.sh [-h | --settings | --list | --job ID | --plan-job ID DIR]
 #     --settings  the settings in effect, NAME=VALUE a line
@@ -37,7 +41,9 @@
 #   FIO_RUNTIME=1 FIO_RAMP=200ms (tcg-icount) or 2 and 500ms
 #                                      per workload, in guest seconds
 #   ACCEL=auto|kvm|tcg|tcg-icount      SEED=1  RUN_ID=<date>-<accel>
-#   REPEATS=1 (tcg-icount) or 5        boots per config (per-config) or per row
+#   REPEATS=1 (tcg-icount) or auto     boots per config (per-config) or per row
+#   PLAN_NOISE=1 THRESHOLD=1           kvm/tcg: the noise (sd, percent) REPEATS
+#                                      plans for, the threshold compare uses
 #   GUEST_JOBS=nproc (tcg-icount) or 1 boots at once (icount numbers do not
 #                                      depend on it; kvm and tcg ones would)
 #   BOOTS=per-config|per-state         default: per-config under tcg-icount
@@ -231,12 +237,54 @@ choose_boots() {
 		BOOTS=${BOOTS:-per-config} REPEATS=${REPEATS:-1} COUNT_IOS=$FIO_IOS
 		FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms} GUEST_JOBS=${GUEST_JOBS:-$(nproc)}
 	else
-		BOOTS=${BOOTS:-per-state} REPEATS=${REPEATS:-5} COUNT_IOS=0 PERF_RECORD=0
+		BOOTS=${BOOTS:-per-state} COUNT_IOS=0 PERF_RECORD=0
 		FIO_RUNTIME=${FIO_RUNTIME:-2} FIO_RAMP=${FIO_RAMP:-500ms} GUEST_JOBS=${GUEST_JOBS:-1}
+		plan_repeats
 	fi
 	[[ $BOOTS == per-state || ($BOOTS == per-config && $ACCEL_USED == tcg-icount) ]] ||
 		die "BOOTS=$BOOTS: valid are per-state, and per-config under tcg-icount only (a boot's history changes kvm and tcg numbers)"
 	[[ $COUNT_IOS != 0 || -n $WORKLOADS ]] || die "nothing to measure under $ACCEL_USED: WORKLOADS is empty"
+}
+
+# gating_rows: how many gating sampled rows a comparison of two runs of
+# this matrix judges together under kvm/tcg: IOPS per workload of every
+# row, and under kvm the cycles per I/O perf.sh adds per row in make's
+# main job.
+gating_rows() {
+	local cfg state rows=0 k
+	while read -r cfg state; do
+		k=$(run_workloads "$state" | wc -l)
+		rows=$((rows + k))
+		[[ $ACCEL_USED != kvm ]] || rows=$((rows + 1))
+	done < <(matrix_rows)
+	echo "$rows"
+}
+
+# plan_repeats: REPEATS under kvm/tcg.  auto (unset) takes benchstat
+# plan's n; either way the log says what the matrix can show at that n.
+plan_repeats() {
+	local rows plan noise=${PLAN_NOISE:-1} thr=${THRESHOLD:-1} auto=''
+	[[ -n ${REPEATS:-} ]] || auto=' (auto)'
+	[[ $noise =~ ^[0-9]+([.][0-9]+)?$ && $thr =~ ^[0-9]+([.][0-9]+)?$ ]] ||
+		die "PLAN_NOISE=$noise THRESHOLD=$thr: expected numbers (percent)"
+	rows=$(gating_rows)
+	plan=$("$(benchstat_bin)" plan --rows "$rows" --noise "$noise" --threshold "$thr" \
+		${REPEATS:+--repeats "$REPEATS"}) || die "benchstat plan failed"
+	REPEATS_PLAN=$plan
+	REPEATS=${REPEATS:-$(sed -n 's/^n=\([0-9]*\) .*/\1/p' <<<"$plan")}
+	[[ $REPEATS =~ ^[1-9][0-9]*$ ]] || die "benchstat plan said '$plan'"
+	log "bench: REPEATS=$REPEATS$auto under $ACCEL_USED: $(plan_words "$plan")"
+}
+
+# plan_words PLAN: benchstat plan's line for people.
+plan_words() {
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+		END {
+			printf "%s gating rows judged together (Holm), %s%% noise assumed (PLAN_NOISE), threshold %s%%: ", v["rows"], v["noise_pct"], v["threshold_pct"]
+			if (v["reachable"] == "no")
+				printf "UNDERPOWERED: no row can be shown slower at n=%s (n >= %s needed); ", v["n"], v["need"]
+			printf "one row 2%% slower is found with probability %s, 5%% slower %s; an unchanged series passes with %s\n", v["power_2pct"], v["power_5pct"], v["pass_0pct"]
+		}' <<<"$1"
 }
 
 main() {
@@ -301,7 +349,7 @@ plan_boot() {
 start_meta() {
 	local dir=$1 all=$CONFIGS
 	[[ $MODE != job ]] || CONFIGS=${JOB_ID%%.*}
-	write_meta "$dir" "$ACCEL_USED" "$BENCH_COMMAND" "REPEATS=$REPEATS" "SEED=$SEED" \
+	write_meta "$dir" "$ACCEL_USED" "$BENCH_COMMAND" "REPEATS=$REPEATS" "REPEATS_PLAN=${REPEATS_PLAN:-}" "SEED=$SEED" \
 		"FIO_RUNTIME=$FIO_RUNTIME" "FIO_RAMP=$FIO_RAMP" "WORKLOADS=$WORKLOADS" \
 		"SOFTIRQ_WORKLOADS=$SOFTIRQ_WORKLOADS" "BOOTS=$BOOTS" "FIO_IOS=$COUNT_IOS" "PLUGIN=$PLUGIN" \
 		"JOB_FILE=$(basename "$(job_file_path "${JOB_FILE:-default}")")"
