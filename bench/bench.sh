@@ -173,7 +173,8 @@ boot_env() {
 	printf '%s\n' "STATES=${1//,/ }" "WORKLOADS=$WORKLOADS" "SOFTIRQ_WORKLOADS=$SOFTIRQ_WORKLOADS" \
 		"FIO_RUNTIME=$FIO_RUNTIME" "FIO_RAMP=$FIO_RAMP" "COUNT_IOS=$COUNT_IOS" \
 		"PERF_RECORD=$([[ $2 == 1 ]] && echo "$PERF_RECORD" || echo 0)" \
-		"BENCH_GATE_ADDR=$(gate_site "$(kernel_build_dir "$3")" || true)"
+		"BENCH_GATE_ADDR=$(gate_site "$(kernel_build_dir "$3")" || true)" \
+		"BENCH_GATE_BRANCH=$(gate_branch "$(kernel_build_dir "$3")")"
 }
 
 # boot_timeout STATES: seconds a boot of STATES may take.

@@ -287,18 +287,43 @@ resolve_variant() {
 }
 resolve_variant
 
-# gate_site BUILD_DIR: address of the blk_error_injection_enabled jump-label
-# site in submit_bio_noacct_nocheck, from the build's vmlinux (empty and
-# non-zero status when the config has none).  Builds the host tool
-# perf-scripts/jump-sites.c into the cache when its source changed.
-gate_site() {
-	local tool=$CACHE/tools/jump-sites src=$REPO_DIR/perf-scripts/jump-sites.c
+# host_tool NAME: the host tool perf-scripts/NAME.c, built into the cache
+# when its source changed; prints its path.
+host_tool() {
+	local tool=$CACHE/tools/$1 src=$REPO_DIR/perf-scripts/$1.c
 	if [[ ! -x $tool || $src -nt $tool ]]; then
 		mkdir -p "$CACHE/tools"
-		gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tool" "$src" || return 1
+		gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tool.$$" "$src" || return 1
+		mv -f "$tool.$$" "$tool"
 	fi
+	printf '%s\n' "$tool"
+}
+
+# gate_entry BUILD_DIR: "ADDRESS BRANCH" of the blk_error_injection_enabled
+# jump-label site in submit_bio_noacct_nocheck, from the build's vmlinux
+# (perf-scripts/jump-sites.c); empty and non-zero status when the config
+# has none.  BRANCH is the entry's branch bit: 0, the site is a NOP while
+# the key is off; 1, a jump.
+gate_entry() {
+	local tool
+	tool=$(host_tool jump-sites) || return 1
 	"$tool" "$1/vmlinux" blk_error_injection_enabled 2>/dev/null |
-		awk 'index($2, "submit_bio_noacct_nocheck+") == 1 { print $1; exit }'
+		awk 'index($2, "submit_bio_noacct_nocheck+") == 1 { sub(/^branch=/, "", $3); print $1, $3; f = 1; exit }
+			END { exit !f }'
+}
+
+# gate_site BUILD_DIR: the site's address (gate_entry).
+gate_site() {
+	local entry
+	entry=$(gate_entry "$1") || return 1
+	printf '%s\n' "${entry%% *}"
+}
+
+# gate_branch BUILD_DIR: the site's branch bit, 0 when there is no site.
+gate_branch() {
+	local entry
+	entry=$(gate_entry "$1" || true)
+	if [[ -n $entry ]]; then printf '%s\n' "${entry#* }"; else printf '0\n'; fi
 }
 
 # The whole job's progress: one line per step with the job's elapsed time

@@ -16,7 +16,8 @@
 # Environment: STATES, WORKLOADS (fio job names in /bench/fio), FIO_RUNTIME,
 # FIO_RAMP, SOFTIRQ_WORKLOADS (run with irqmode=1 in states off and key-off),
 # COUNT_IOS (0: no counted workload), PERF_RECORD (0/1), BENCH_GATE_ADDR
-# (the jump-label site, to check that the key is off between states).
+# and BENCH_GATE_BRANCH (the jump-label site and its branch bit, to check
+# that the key is off between states).
 set -eu
 # shellcheck source=bench/guest/state.sh
 . /bench/state.sh
@@ -68,10 +69,9 @@ no_residue() {
 		echo "state $1: fail-bio still attached" >&2
 		return 1
 	fi
-	if [ -n "${BENCH_GATE_ADDR:-}" ]; then
-		case $(kpeek "$BENCH_GATE_ADDR" 1) in
-		e9 | eb) echo "state $1: the static key is still on" >&2; return 1 ;;
-		esac
+	if [ "$(gate_key)" = on ]; then
+		echo "state $1: the static key is still on" >&2
+		return 1
 	fi
 }
 

@@ -107,3 +107,21 @@ $SPARE_SECTOR $((_sectors - SPARE_SECTOR)) error"
 		echo "state $1: no error_injection file (feature compiled out)" >&2
 	fi
 }
+
+# gate_key: "on" or "off", the error-injection static key's state read from
+# the live bytes of its jump-label site (BENCH_GATE_ADDR): the kernel makes
+# a site a JMP exactly when the key's state differs from the site's branch
+# bit (BENCH_GATE_BRANCH, read from its __jump_table entry on the host), so
+# a gate compiled with the other polarity jumps while the key is off.
+# "unknown" without a site.
+gate_key() {
+	if [ -z "${BENCH_GATE_ADDR:-}" ]; then
+		echo unknown
+		return
+	fi
+	case $(kpeek "$BENCH_GATE_ADDR" 1) in
+	e9 | eb) _jmp=1 ;;
+	*) _jmp=0 ;;
+	esac
+	if [ "$_jmp" = "${BENCH_GATE_BRANCH:-0}" ]; then echo off; else echo on; fi
+}
