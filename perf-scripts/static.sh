@@ -261,7 +261,8 @@ compare_function() {
 		if [[ $calls == 0 ]]; then
 			printf 'not on the idle path: no idle path of the other functions calls it\n'
 		else
-			printf 'ON THE IDLE PATH: called from the idle path of another function\n'
+			printf 'ON THE IDLE PATH as far as the code shows: the idle path of another\n'
+			printf 'function calls it\n'
 		fi
 		csv_row "$f" "only-$([[ $only == "$NEW_LABEL" ]] && echo new || echo base)" >>"$WORK/csv"
 		return
@@ -315,8 +316,9 @@ main() {
 		printf 'Static answer: %s -> %s, %s\n' "$BASE_LABEL" "$NEW_LABEL" "$HOT_FUNCS"
 		printf 'from the objects alone (objdump -dr), in control-flow order; marks:\n'
 		printf '+ added, - removed, r registers renamed, ~ changed, c copy, m moved;\n'
-		printf 'idle: runs with every static key off, key: only with a key on,\n'
-		printf 'cold: an out-of-line .cold part.\n'
+		printf 'idle: reachable with every static key off (a jump-label site follows\n'
+		printf 'its branch bit; a key read as a plain load, without jump labels, counts\n'
+		printf 'both ways), key: only with a key on, cold: an out-of-line .cold part.\n'
 		# Functions both sides have first: the idle calls they make
 		# decide whether a function one side lacks is on the idle path.
 		: >"$WORK/csv"
