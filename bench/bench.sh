@@ -404,6 +404,9 @@ run_boots() {
 	[[ $JOB_PLAN != "$dir/job-plan" ]] || rm -f "$JOB_PLAN"*
 	if [[ $MODE == all ]]; then
 		summarise "$dir"
+		# The code beside the counts: each config against the baseline's.
+		# shellcheck disable=SC2086 # a list of words
+		static_answer "$dir" "${BASELINE%% *}" $CONFIGS
 		log "bench: $dir/summary.csv"
 	fi
 	printf '%s\n' "$dir"

@@ -184,6 +184,7 @@ report_md() {
 		table ',(perf_share_pct|io_errors)$'
 		echo
 	fi
+	static_md
 	if [[ -f $DIR/annotate/on-key-off.txt ]]; then
 		printf '## perf annotate of the gate (on, key-off)\n\n```\n'
 		grep -B3 -A6 -m1 -i 'nop\|xchg' "$DIR/annotate/on-key-off.txt" || head -30 "$DIR/annotate/on-key-off.txt"
@@ -198,6 +199,54 @@ report_md() {
 	views_sections
 	printf '## Figures\n\n'
 	figures
+}
+
+# static_rows: "CONFIG COUNTED" for each config of the static answer, in
+# the run's order: COUNTED, the change per call of the gate function in
+# key-off that the plugin counted ("" when none).
+static_rows() {
+	local f c base
+	f=$(meta HOT_FUNCS | awk '{ print $1 }')
+	[[ $f != not ]] || f=submit_bio_noacct_nocheck
+	base=$(meta BASELINE | awk '{ print $1 }')
+	for c in $(meta CONFIGS); do
+		[[ $c != "$base" ]] || continue
+		awk -F, -v c="$c" -v m="$(plugin_metric "$f")" '
+			NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+			$1 == c && $2 == "key-off" && $3 ~ /^(perf|count)/ && $4 == m { d = $k["delta"] }
+			END { printf "%s %s\n", c, d }' "$DIR/summary.csv"
+	done
+}
+
+# static_txt: the static answer beside the counts (static.csv of the run).
+static_txt() {
+	local f base c counted
+	[[ -f $DIR/static.csv ]] || return 0
+	f=$(meta HOT_FUNCS | awk '{ print $1 }')
+	[[ $f != not ]] || f=submit_bio_noacct_nocheck
+	base=$(meta BASELINE | awk '{ print $1 }')
+	printf '\nstatic answer: the objects compared with %s (static/CONFIG.txt), the idle\n' "$base"
+	printf 'path of %s beside its change per call counted in key-off:\n' "$f"
+	while read -r c counted; do
+		printf '  %-8s %s\n' "$c" "$(static_beside "$DIR/static.csv" "$base" "$c" "$f" "$counted")"
+	done < <(static_rows)
+}
+
+# static_md: the same as a table.
+static_md() {
+	local f base c counted
+	[[ -f $DIR/static.csv ]] || return 0
+	f=$(meta HOT_FUNCS | awk '{ print $1 }')
+	[[ $f != not ]] || f=submit_bio_noacct_nocheck
+	base=$(meta BASELINE | awk '{ print $1 }')
+	printf '## The static answer beside the counts\n\n'
+	# shellcheck disable=SC2016 # Markdown backquotes
+	printf 'perf-scripts/static.sh compared the objects of each config with %s, instruction by instruction (`static/CONFIG.txt`): the idle path of `%s` (the code that runs with every static key off), its instructions added minus removed, and the change per call the plugin counted in key-off. The static answer counts code, the plugin counts what ran: they disagree when changed code is off the measured path or runs more than once a call.\n\n' "$base" "$f"
+	printf '| config | static answer; counted change per call |\n|---|---|\n'
+	while read -r c counted; do
+		printf '| %s | %s |\n' "$c" "$(static_beside "$DIR/static.csv" "$base" "$c" "$f" "$counted")"
+	done < <(static_rows)
+	echo
 }
 
 # report_txt: per config x state, instructions per call and per I/O with
@@ -237,6 +286,7 @@ report_txt() {
 				if (r in iops) printf "%s\n", substr(iops[r], 2)
 			}
 		}' "$DIR/summary.csv"
+		static_txt
 	} | wrap80
 }
 

@@ -117,6 +117,70 @@ plugin_metric() {
 	fi
 }
 
+# static_into DIR NAME BASE_CONFIG CONFIG: the static answer
+# (perf-scripts/static.sh; BASE_SERIES, NEW_SERIES, BASE_LABEL, ... from
+# the environment) into DIR/static/NAME.txt, its rows added to
+# DIR/static.csv.  One that fails is logged and left out: the counts stand
+# without it.
+static_into() {
+	local dir=$1 name=$2
+	mkdir -p "$dir/static"
+	if "$REPO_DIR/perf-scripts/static.sh" -o "$dir/static/$name" "$3" "$4" >/dev/null \
+		2>"$dir/static/$name.log"; then
+		mv "$dir/static/$name/static.txt" "$dir/static/$name.txt"
+		[[ -f $dir/static.csv ]] || head -n 1 "$dir/static/$name/static.csv" >"$dir/static.csv"
+		tail -n +2 "$dir/static/$name/static.csv" >>"$dir/static.csv"
+		rm -rf "${dir:?}/static/$name" "$dir/static/$name.log"
+	else
+		log "static answer $3 -> $4 failed (see $dir/static/$name.log)"
+	fi
+}
+
+# static_answer DIR BASE_CONFIG CONFIG...: static_into for each CONFIG
+# against BASE_CONFIG.
+static_answer() {
+	local dir=$1 base=$2 c
+	shift 2
+	rm -rf "$dir/static" "$dir/static.csv"
+	for c in "$@"; do
+		[[ $c == "$base" ]] || static_into "$dir" "$c" "$base" "$c"
+	done
+}
+
+# static_beside CSV BASE NEW FUNC COUNTED: the static answer for FUNC from
+# BASE to NEW (a row of static.csv) in a few words, beside the change per
+# call that was counted (COUNTED; "" when none), and whether they agree:
+# the idle path's instructions added minus removed against the count.
+static_beside() {
+	[[ -f $1 ]] || { echo "no static answer in this run"; return; }
+	awk -F, -v b="$2" -v n="$3" -v f="$4" -v c="$5" '
+		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		$k["base"] == b && $k["new"] == n && $k["function"] == f { found = 1; exit }
+		END {
+			if (!found) { print "no static answer"; exit }
+			if ($k["status"] == "only-new") { print "only in " n " (static)"; exit }
+			if ($k["status"] == "only-base") { print "only in " b " (static)"; exit }
+			if ($k["status"] != "compared") { print "in neither (static)"; exit }
+			s = ""
+			if ($k["sites_added"] > 0)
+				s = "+" $k["sites_added"] " site" ($k["sites_taken"] > 0 ? " TAKEN" : " NOP")
+			if ($k["sites_removed"] > 0)
+				s = s (s == "" ? "" : ", ") "-" $k["sites_removed"] " site"
+			if ($k["sites_flipped"] > 0)
+				s = s (s == "" ? "" : ", ") $k["sites_flipped"] " flipped"
+			if (s == "")
+				s = "0 sites"
+			o = $k["other_added"] + $k["other_removed"] + $k["other_changed"]
+			d = $k["idle_delta"] + 0
+			t = sprintf("%s, %d renamed, %d other: %+d", s, $k["renamed"], o, d)
+			if (c == "")
+				t = t ", not counted"
+			else
+				t = t sprintf("; counted %+g: %s", c, (c + 0 == d) ? "agree" : "DISAGREE")
+			print t
+		}' "$1"
+}
+
 benchstat_bin() {
 	make -s -C "$BENCH_DIR/stats" OUT="$CACHE/tools" "$CACHE/tools/benchstat" >&2
 	printf '%s\n' "$CACHE/tools/benchstat"
