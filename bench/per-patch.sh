@@ -257,8 +257,15 @@ write_report() {
 		fi
 		printf '\n## Against pristine (p0 in key-off; off: the series with the feature compiled out)\n\n'
 		pristine_table
-		static_rows | awk -F'\t' 'NR == 1 { printf "\n## The static answer beside the counts\n\n%s\n\n| row | static answer; counted change per call |\n|---|---|\n", $0 }
-			NR > 1 { printf "| %s | %s |\n", $1, $2 }'
+		printf '\n## The static answer beside the counts\n\n'
+		# shellcheck disable=SC2016 # Markdown backquotes
+		printf 'Each row'"'"'s objects against the previous row'"'"'s (off: against p0), instruction by instruction in `static/ROW.txt` (perf-scripts/static.sh): the idle path of `%s` (sites, registers renamed, other instructions; added minus removed) beside the change per call the plugin counted in key-off.\n\n' "${HOT_FUNC_LIST[0]}"
+		if [[ -f $OUT/static.csv ]]; then
+			static_rows | awk -F'\t' 'NR == 1 { printf "| row | static answer; counted change per call |\n|---|---|\n" }
+				{ printf "| %s | %s |\n", $1, $2 }'
+		else
+			printf 'None in this run.\n'
+		fi
 	} >"$OUT/report.md"
 	{
 		printf 'Per-patch cost (%s, %s, %s reads at qd1; exact counts under icount)\n\n' \
@@ -276,17 +283,21 @@ write_report() {
 		[[ ! -s $OUT/failures.txt ]] || { printf '\nFailed boots (the next row is compared with the last measured one):\n'; sed 's/^/  /' "$OUT/failures.txt"; }
 		printf '\nAgainst pristine (p0, key-off): per call, vs pristine, per I/O, vs pristine\n'
 		pristine_table | sed -n '3,$p' | tr -d '|' | sed 's/^ */  /'
-		static_rows | awk -F'\t' 'NR == 1 { print "\n" $0 } NR > 1 { printf "  %-4s %s\n", $1, $2 }'
+		printf '\nStatic answer, each row against the one before (off: against p0): the idle\n'
+		printf 'path of %s beside its change per call counted in key-off\n' "${HOT_FUNC_LIST[0]}"
+		if [[ -f $OUT/static.csv ]]; then
+			static_rows | awk -F'\t' '{ printf "  %-4s %s\n", $1, $2 }'
+		else
+			printf '  none in this run\n'
+		fi
 	} >"$OUT/report.txt"
 }
 
-# static_rows: a heading line, then "LABEL<TAB>ANSWER" for each row: its
-# static answer against the row before it (off: against p0) beside the
-# change per call counted in key-off (bench/results.sh static_beside).
+# static_rows: "LABEL<TAB>ANSWER" for each row: its static answer against
+# the row before it (off: against p0) beside the change per call counted
+# in key-off (bench/results.sh static_beside).
 static_rows() {
 	local f=${HOT_FUNC_LIST[0]} label base desc c
-	[[ -f $OUT/static.csv ]] || { printf 'No static answer in this run.\n'; return; }
-	printf 'The static answer: each row'"'"'s objects against the previous row'"'"'s (off: p0), static/ROW.txt; the idle path of %s beside the change per call counted in key-off.\n' "$f"
 	base=p0
 	while read -r label desc; do
 		[[ $label != p0 ]] || continue

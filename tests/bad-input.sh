@@ -113,6 +113,14 @@ ROWS=$(
 2|unknown config 'bogus' (valid: |CONFIGS=bogus bench/compare-series.sh
 2|unknown state 'bogus' (valid: |STATES=bogus bench/compare-series.sh
 2|SERIES=/etc has no series file|make -s compare-series NEW_SERIES=/etc
+0|static.sh [-h] [-o DIR] [BASE_CONFIG NEW_CONFIG]|perf-scripts/static.sh -h
+2|unknown config 'bogus' (valid: |perf-scripts/static.sh off bogus
+2|usage: static.sh [-o DIR] [BASE_CONFIG NEW_CONFIG]|perf-scripts/static.sh on
+2|STATIC_CONTEXT=some: a number of lines, or all|STATIC_CONTEXT=some perf-scripts/static.sh
+2|HOT_FUNCS: 'a-b' is not a function name|HOT_FUNCS=a-b perf-scripts/static.sh
+2|SERIES=/etc has no series file|NEW_SERIES=/etc perf-scripts/static.sh
+2|unknown config 'bogus' (valid: |make -s static NEW_CONFIG=bogus
+1|usage: kernel.sh objects CONFIG [OBJECT...]|bench/kernel.sh objects
 ROWS_END
 )
 
