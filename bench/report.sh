@@ -241,7 +241,7 @@ static_md() {
 	base=$(meta BASELINE | awk '{ print $1 }')
 	printf '## The static answer beside the counts\n\n'
 	# shellcheck disable=SC2016 # Markdown backquotes
-	printf 'perf-scripts/static.sh compared the objects of each config with %s, instruction by instruction (`static/CONFIG.txt`): the idle path of `%s` (the code that runs with every static key off), its instructions added minus removed, and the change per call the plugin counted in key-off. The static answer counts code, the plugin counts what ran: they disagree when changed code is off the measured path or runs more than once a call.\n\n' "$base" "$f"
+	printf 'perf-scripts/static.sh compared the objects of each config with %s, instruction by instruction (`static/CONFIG.txt`): the idle path of `%s` (the code reachable with every static key off; without jump labels a key is a plain load and counts both ways), its instructions added minus removed, and the change per call the plugin counted in key-off. The static answer counts code, the plugin counts what ran: they disagree when changed code is off the measured path or runs more than once a call.\n\n' "$base" "$f"
 	printf '| config | static answer; counted change per call |\n|---|---|\n'
 	while read -r c counted; do
 		printf '| %s | %s |\n' "$c" "$(static_beside "$DIR/static.csv" "$base" "$c" "$f" "$counted")"

@@ -163,7 +163,7 @@ static_beside() {
 			if ($k["status"] != "compared") { print "in neither (static)"; exit }
 			s = ""
 			if ($k["sites_added"] > 0)
-				s = "+" $k["sites_added"] " site" ($k["sites_taken"] > 0 ? " TAKEN" : " NOP")
+				s = "+" $k["sites_added"] ($k["sites_taken"] > 0 ? " TAKEN" : " NOP") " site"
 			if ($k["sites_removed"] > 0)
 				s = s (s == "" ? "" : ", ") "-" $k["sites_removed"] " site"
 			if ($k["sites_flipped"] > 0)
