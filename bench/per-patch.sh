@@ -295,20 +295,29 @@ write_report() {
 
 # static_rows: "LABEL<TAB>ANSWER" for each row: its static answer against
 # the row before it (off: against p0) beside the change per call counted
-# in key-off (bench/results.sh static_beside).
+# in key-off (bench/results.sh static_beside).  A row after one that was
+# not counted has its count against the last one counted (per_patch_table):
+# the static answers since then are added up to match.
 static_rows() {
-	local f=${HOT_FUNC_LIST[0]} label base desc c
+	local f=${HOT_FUNC_LIST[0]} label base desc c d counted=p0 span=0
 	base=p0
 	while read -r label desc; do
 		[[ $label != p0 ]] || continue
-		[[ $label != off ]] || base=p0
 		if [[ $label == off ]]; then
+			base=p0 counted=p0 span=0
 			c=$(awk -v a="$(value off key-off "$(plugin_metric "$f")")" -v b="$(value p0 key-off "$(plugin_metric "$f")")" \
 				'BEGIN { if (a != "" && b != "") printf "%+g", a - b }')
 		else
 			c=$(awk -F, -v l="$label" '$1 == l && $2 == "key-off" && $3 != "n/a" && $3 != "boot failed" { print $(NF-2) }' "$OUT/per-patch.csv")
 		fi
-		printf '%s\t%s\n' "$label" "$(static_beside "$OUT/static.csv" "$base" "$label" "$f" "$c")"
+		d=$(static_delta "$OUT/static.csv" "$base" "$label" "$f")
+		span=$((span + ${d:-0}))
+		if [[ -n $c && $counted != "$base" ]]; then
+			printf '%s\t%s\n' "$label" "$(static_beside "$OUT/static.csv" "$base" "$label" "$f" "$c" "$counted" "$span")"
+		else
+			printf '%s\t%s\n' "$label" "$(static_beside "$OUT/static.csv" "$base" "$label" "$f" "$c")"
+		fi
+		[[ -z $c ]] || counted=$label span=0
 		base=$label
 	done <"$OUT/prefixes.txt"
 }

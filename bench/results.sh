@@ -147,13 +147,24 @@ static_answer() {
 	done
 }
 
-# static_beside CSV BASE NEW FUNC COUNTED: the static answer for FUNC from
-# BASE to NEW (a row of static.csv) in a few words, beside the change per
-# call that was counted (COUNTED; "" when none), and whether they agree:
-# the idle path's instructions added minus removed against the count.
+# static_delta CSV BASE NEW FUNC: the idle path's added minus removed for
+# FUNC from BASE to NEW ("" when not compared).
+static_delta() {
+	[[ -f $1 ]] || return 0
+	awk -F, -v b="$2" -v n="$3" -v f="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		$1 == b && $2 == n && $3 == f && $k["status"] == "compared" { print $k["idle_delta"] + 0 }' "$1"
+}
+
+# static_beside CSV BASE NEW FUNC COUNTED [SINCE SPAN]: the static answer
+# for FUNC from BASE to NEW (a row of static.csv) in a few words, beside
+# the change per call that was counted (COUNTED; "" when none), and whether
+# they agree: the idle path's instructions added minus removed against the
+# count.  A count that spans more than one step (since row SINCE, the rows
+# between not counted) is compared with the static answers' sum, SPAN.
 static_beside() {
 	[[ -f $1 ]] || { echo "no static answer in this run"; return; }
-	awk -F, -v b="$2" -v n="$3" -v f="$4" -v c="$5" '
+	awk -F, -v b="$2" -v n="$3" -v f="$4" -v c="$5" -v since="${6:-}" -v span="${7:-}" '
 		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
 		$k["base"] == b && $k["new"] == n && $k["function"] == f { found = 1; exit }
 		END {
@@ -175,6 +186,9 @@ static_beside() {
 			t = sprintf("%s, %d renamed, %d other: %+d", s, $k["renamed"], o, d)
 			if (c == "")
 				t = t ", not counted"
+			else if (since != "")
+				t = t sprintf("; counted %+g since %s, static %+d: %s", c, since, span,
+					(c + 0 == span + 0) ? "agree" : "DISAGREE")
 			else
 				t = t sprintf("; counted %+g: %s", c, (c + 0 == d) ? "agree" : "DISAGREE")
 			print t
