@@ -288,10 +288,12 @@ resolve_variant() {
 resolve_variant
 
 # host_tool NAME: the host tool perf-scripts/NAME.c, built into the cache
-# when its source changed; prints its path.
+# under the hash of its source (checkouts of other commits may share the
+# cache); prints its path.
 host_tool() {
-	local tool=$CACHE/tools/$1 src=$REPO_DIR/perf-scripts/$1.c
-	if [[ ! -x $tool || $src -nt $tool ]]; then
+	local src=$REPO_DIR/perf-scripts/$1.c tool
+	tool=$CACHE/tools/$1-$(sha256sum <"$src" | cut -c1-12)
+	if [[ ! -x $tool ]]; then
 		mkdir -p "$CACHE/tools"
 		gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tool.$$" "$src" || return 1
 		mv -f "$tool.$$" "$tool"

@@ -61,16 +61,36 @@ LISTING_AWK=$REPO_DIR/perf-scripts/static-listing.awk
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-# side NAME: run the rest of the line with NAME's KSRC and SERIES resolved.
-side() {
+# What resolve_variant decides for a side, resolved once per side
+# (resolve_side) and given to each command of that side, whose own
+# resolve_variant then has nothing to do.
+VARIANT_VARS=(KSRC SERIES KSRC_KIND KSRC_ID SERIES_DIR SERIES_ID VARIANT_ROOT VARIANT_NOSERIES_ROOT VARIANT_FOR)
+declare -A SIDE_ENV=()
+
+# resolve_side NAME: resolve NAME's KSRC and SERIES (BASE_ or NEW_, else
+# KSRC and SERIES); exit 2 when either is not a source or a series.
+resolve_side() {
 	local name=$1 ksrc series
-	shift
 	if [[ $name == base ]]; then
 		ksrc=${BASE_KSRC:-${KSRC:-}} series=${BASE_SERIES:-${SERIES:-}}
 	else
 		ksrc=${NEW_KSRC:-${KSRC:-}} series=${NEW_SERIES:-${SERIES:-}}
 	fi
-	(export KSRC=$ksrc SERIES=$series && resolve_variant && "$@")
+	SIDE_ENV[$name]=$(
+		KSRC=$ksrc SERIES=$series VARIANT_FOR=''
+		resolve_variant
+		for v in "${VARIANT_VARS[@]}"; do printf '%s=%s\n' "$v" "${!v}"; done
+	) || exit 2
+}
+
+# side NAME COMMAND...: run COMMAND with NAME's source and series.
+side() {
+	local name=$1 kv
+	shift
+	(
+		while IFS= read -r kv; do export "${kv?}"; done <<<"${SIDE_ENV[$name]}"
+		"$@"
+	)
 }
 
 # value NAME: the value of variable NAME (for side ... value VARIANT_ROOT).
@@ -114,69 +134,32 @@ sources() {
 	tail -n +2 "$cache"
 }
 
-# configured SRC CONFIG_FILE OBJECT: whether the directory's Makefile
-# builds OBJECT in this .config: a line naming it under obj-y or under
-# obj-$(CONFIG_X) with X set (a composite's part: the composite's line).
-configured() {
-	local src=$1 config=$2 obj=$3 dir base lines line var sym depth=${4:-0}
-	dir=$(dirname "$obj") base=$(basename "$obj")
-	((depth < 4)) || return 0
-	lines=$(cat "$src/$dir/Makefile" "$src/$dir/Kbuild" 2>/dev/null |
-		sed -e ':a' -e '/\\$/N; s/\\\n/ /; ta' | grep -E "(^|[[:space:]=])${base//./\\.}([[:space:]]|\$)" || true)
-	# No line names it (a generated rule, say): let make decide.
-	[[ -n $lines ]] || return 0
-	while read -r line; do
-		var=${line%%[+:]=*}
-		var=${var//[[:space:]]/}
-		if [[ $var =~ \$\((CONFIG_[A-Za-z0-9_]+)\) ]]; then
-			sym=${BASH_REMATCH[1]}
-			grep -Eq "^$sym=(y|m)$" "$config" || continue
-			var=${var/\$\($sym\)/y}
-		fi
-		case $var in
-		obj-y | obj-m | lib-y) return 0 ;;
-		*-y | *-m | *-objs)
-			configured "$src" "$config" "$dir/${var%-*}.o" $((depth + 1)) && return 0 ;;
-		esac
-	done <<<"$lines"
-	return 1
-}
-
 # prepare_side NAME CONFIG: the objects of CONFIG that define HOT_FUNCS,
 # compiled; writes $WORK/NAME.objects, "FUNC OBJECT_PATH" a line ("FUNC -"
 # when this config does not build it).
 prepare_side() {
-	local name=$1 cfg=$2 src out f files file objs=() line
-	src=$(tree_dir "$(config_tree "$cfg")")
-	out=$(kernel_build_dir "$cfg")
-	# The .config decides which objects exist: configure first (no objects).
-	"$BENCH_DIR/kernel.sh" objects "$cfg" >/dev/null
-	: >"$WORK/$name.map"
+	local name=$1 cfg=$2 f files file objs=() built=() o
 	while read -r f files; do
 		for file in $files; do
-			[[ $file != - ]] || continue
-			if configured "$src" "$out/.config" "${file%.c}.o"; then
-				objs+=("${file%.c}.o")
-				printf '%s %s\n' "$f" "${file%.c}.o" >>"$WORK/$name.map"
-			fi
+			[[ $file == - ]] || objs+=("${file%.c}.o")
 		done
 	done < <(sources "$cfg")
-	if [[ ${#objs[@]} -gt 0 ]]; then
-		mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
-		"$BENCH_DIR/kernel.sh" objects "$cfg" "${objs[@]}" >/dev/null
-	fi
+	[[ ${#objs[@]} == 0 ]] || mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
+	# Only the objects the .config builds come back, compiled.
+	"$BENCH_DIR/kernel.sh" objects "$cfg" "${objs[@]}" >"$WORK/$name.built"
+	mapfile -t built <"$WORK/$name.built"
 	: >"$WORK/$name.objects"
 	for f in "${FUNCS[@]}"; do
-		line=-
-		while read -r _ file; do
+		file=-
+		for o in "${built[@]}"; do
 			# The object that defines it (a static function of the same
 			# name elsewhere would not be ours to count).
-			if nm "$out/$file" 2>/dev/null | awk -v f="$f" '$3 == f && $2 ~ /^[Tt]$/ { found = 1 } END { exit !found }'; then
-				line=$out/$file
+			if nm "$o" 2>/dev/null | awk -v f="$f" '$3 == f && $2 ~ /^[Tt]$/ { found = 1 } END { exit !found }'; then
+				file=$o
 				break
 			fi
-		done < <(awk -v f="$f" '$1 == f' "$WORK/$name.map")
-		printf '%s %s\n' "$f" "$line" >>"$WORK/$name.objects"
+		done
+		printf '%s %s\n' "$f" "$file" >>"$WORK/$name.objects"
 	done
 }
 
@@ -288,7 +271,7 @@ main() {
 	local s t0 f pid pids failed=0 sums=()
 	t0=$(date +%s)
 	check_configs "$BASE_CONFIG" "$NEW_CONFIG"
-	for s in base new; do side "$s" true || exit 2; done
+	for s in base new; do resolve_side "$s"; done
 	DIE_STATUS=1
 	JUMP_SITES=$(host_tool jump-sites) STATIC_DIFF=$(host_tool static-diff)
 	BASE_LABEL=$(label base "$BASE_CONFIG") NEW_LABEL=$(label new "$NEW_CONFIG")
