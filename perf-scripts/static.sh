@@ -296,13 +296,13 @@ main() {
 	cat "$WORK/base.log" "$WORK/new.log" >&2
 	((failed == 0)) || exit 1
 	{
-		printf 'Static answer: %s -> %s, %s\n' "$BASE_LABEL" "$NEW_LABEL" "$HOT_FUNCS"
-		printf 'perf-scripts/static.sh at %s, from the objects alone (objdump -dr),\n' \
-			"$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-		printf 'in control-flow order.  + added, - removed, r registers renamed, ~ changed,\n'
-		printf 'c copy, m moved; idle: reachable with every static key off (a jump-label\n'
-		printf 'site follows its branch bit; a key read as a plain load, without jump\n'
-		printf 'labels, counts both ways), key: only with a key on, cold: a .cold part.\n'
+		printf 'Static answer: %s -> %s, of %s, by perf-scripts/static.sh at %s, from the objects alone (objdump -dr), in control-flow order.\n' \
+			"$BASE_LABEL" "$NEW_LABEL" "$HOT_FUNCS" \
+			"$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)" | fold -s -w 80 | sed 's/ *$//'
+		printf 'Marks: + added, - removed, r registers renamed, ~ changed, c copy, m moved;\n'
+		printf 'idle: reachable with every static key off (a jump-label site follows its\n'
+		printf 'branch bit; a key read as a plain load, without jump labels, counts both\n'
+		printf 'ways), key: only with a key on, cold: a .cold part.\n'
 		# Functions both sides have first: the idle calls they make
 		# decide whether a function one side lacks is on the idle path.
 		: >"$WORK/csv"
