@@ -250,7 +250,11 @@ compare_function() {
 		csv_row "$f" "only-$([[ $only == "$NEW_LABEL" ]] && echo new || echo base)" >>"$WORK/csv"
 		return
 	fi
-	printf '%s: %s, %s: %s\n' "$BASE_LABEL" "$(object_name "$ob")" "$NEW_LABEL" "$(object_name "$on")"
+	if [[ $(object_name "$ob") == "$(object_name "$on")" ]]; then
+		printf 'object: %s\n' "$(object_name "$on")"
+	else
+		printf '%s: %s\n%s: %s\n' "$BASE_LABEL" "$(object_name "$ob")" "$NEW_LABEL" "$(object_name "$on")"
+	fi
 	listing "$ob" "$f" "$WORK/base.lst"
 	listing "$on" "$f" "$WORK/new.lst"
 	"$STATIC_DIFF" -c "$CONTEXT" -s "$WORK/$f.sum" "$BASE_LABEL" "$WORK/base.lst" \
