@@ -238,7 +238,7 @@ compare_function() {
 		[[ $on != - ]] || only=$BASE_LABEL obj=$ob other=$NEW_LABEL
 		listing "$obj" "$f" "$WORK/one.lst"
 		n=$(grep -vc '^#' "$WORK/one.lst")
-		printf 'only in %s: %s instructions (%s); %s does not build it\n' "$only" "$n" \
+		printf 'only in %s: %s instructions (%s);\n%s does not build it\n' "$only" "$n" \
 			"$(object_name "$obj")" "$other"
 		calls=$(cat "$WORK"/*.sum 2>/dev/null | sed -n 's/^idle_calls=//p' | tr ' ' '\n' | grep -cx "$f" || true)
 		if [[ $calls == 0 ]]; then
