@@ -7,8 +7,11 @@
 # with one rule and +4000 with 1000 as REGRESSION rows (they gate on their
 # own); patches/ against itself, measured twice, must exit 0 with every
 # exact count the same.  Otherwise reduced to keep it cheap: on, one
-# workload, tcg-icount.  The fixture builds in a variant root of its own:
-# the shared on build's stamp must not change.
+# workload, tcg-icount.  tests/fixtures/series-likely-gate (a gate whose
+# site jumps while the key is off) must be measured, exit 0 with the same
+# count per call, not stopped by the state check (key-off alone).  The
+# fixtures build in variant roots of their own: the shared on build's
+# stamp must not change.
 #
 #   CACHE=... bash tests/compare-series.sh    (needs on built, or builds it)
 set -euo pipefail
@@ -66,6 +69,13 @@ check "patches/ against itself: every exact count the same" \
 	all_exact_same "$tmp/same.out"
 check "patches/ against itself: no row slower or faster" \
 	none_changed "$tmp/same.out"
+# A gate of the other polarity (static_branch_likely(): its site jumps while
+# the key is off) is measured, not refused by the state check as a key
+# left on: one instruction at the site either way.
+rc=$(STATES=key-off series likely "$repo/patches" "$repo/tests/fixtures/series-likely-gate")
+check "likely-gate fixture against patches/ is measured, exit 0 (got $rc)" test "$rc" = 0
+l=$(line likely key-off insns_per_call)
+check "the likely gate's instructions per call: the same ($l)" grep -Eq ' same: same \(exact\)$' <<<"$l"
 check "the shared on build was not rebuilt" test "$(cat "$stamp")" = "$before"
 for f in "$tmp"/*.out "$tmp"/*.err; do
 	[[ $failed == 0 ]] || { echo "--- $f"; tail -n 20 "$f"; }
