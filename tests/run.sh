@@ -91,6 +91,7 @@ run_host_tests() {
 	host_test "bad input: a clear error and a non-zero exit" bash "$REPO_DIR/tests/bad-input.sh"
 	host_test "KCIDB export of a committed run" bash "$TESTS_DIR/export-kcidb.sh"
 	host_test "coverage table of a fixture tracefile" bash "$REPO_DIR/tests/coverage-table-test.sh"
+	host_test "eifuzz's model tables are the documentation's" bash "$TESTS_DIR/model-tables.sh"
 	seed_overlap_test
 }
 
