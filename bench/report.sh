@@ -325,25 +325,6 @@ report_txt() {
 	} | wrap_at 80 "      "
 }
 
-# wrap_at WIDTH INDENT: lines longer than WIDTH broken at spaces, continued
-# with INDENT; no trailing spaces
-wrap_at() {
-	awk -v w="$1" -v ind="$2" '{
-		line = $0
-		while (length(line) > w) {
-			cut = w
-			while (cut > 20 && substr(line, cut + 1, 1) != " ") cut--
-			if (cut <= 20) cut = w
-			head = substr(line, 1, cut); sub(/ +$/, "", head)
-			print head
-			line = substr(line, cut + 1); sub(/^ +/, "", line)
-			line = ind line
-		}
-		sub(/ +$/, "", line)
-		print line
-	}'
-}
-
 # nop_row: "CONFIG/key-off/insns_per_call" when the static answer shows
 # CONFIG's idle path to be exactly one patched jump-label NOP against the
 # baseline (an exact +1 per call there is that NOP, named so), else ""
