@@ -74,12 +74,12 @@ step() {
 	awk -F, -v OFS=, -v l="$label" -v s="$STEP_SEQ" 'NR > 1 { $1 = s; $2 = l; if ($3 == "off") $3 = "key-off"; print }' \
 		"$run/runs.csv" >>"$OUT/runs.csv"
 	jq --arg l "$label" --arg c "$cfg" '{($l): .BUILDS[$c]}' "$run/meta.json" >"$run/build.json"
-	printf '%s %s\n' "$label" "$(jq -r '.HOT_FUNCS_ABSENT' "$run/meta.json")" >>"$OUT/absent.txt"
+	printf '%s %s\n' "$label" "$(jq -r '.HOT_FUNCS_ABSENT' "$run/meta.json")" | sed 's/ *$//' >>"$OUT/absent.txt"
 }
 
 # uncounted LABEL FUNC: why FUNC has no count in LABEL's row.
 uncounted() {
-	if [[ " $(grep "^$1 " "$OUT/absent.txt") " == *":$2 "* ]]; then echo absent; else echo 'not called'; fi
+	if [[ " $(awk -v l="$1" '$1 == l' "$OUT/absent.txt") " == *":$2 "* ]]; then echo absent; else echo 'not called'; fi
 }
 
 # value LABEL STATE METRIC: the run's value ("" when absent).
@@ -162,7 +162,7 @@ cmd_report() {
 		tar -C "$tmp" -xJf "$OUT/rows.tar.xz"
 		for m in "$tmp"/rows/*/meta.json; do
 			printf '%s %s\n' "$(basename "$(dirname "$m")")" "$(jq -r '.HOT_FUNCS_ABSENT' "$m")"
-		done >"$OUT/absent.txt"
+		done | sed 's/ *$//' >"$OUT/absent.txt"
 		rm -rf "$tmp"
 	fi
 	HOT_FUNCS=$(meta_get "$OUT" HOT_FUNCS)
@@ -239,7 +239,9 @@ write_report() {
 				"$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 		printf -- '- date: %s, commit %s, accelerator %s, wall %s s\n' "$(meta_get "$OUT" DATE)" \
 			"$(meta_get "$OUT" GIT_COMMIT)" "$(meta_get "$OUT" ACCEL)" "$(meta_get "$OUT" WALL_SECONDS)"
-		printf -- '- kernel source: %s; series: %s\n' "$(meta_get "$OUT" KERNEL_SOURCE)" "$(series_name)"
+		# the series the run measured (meta.json), not the one checked out now
+		printf -- '- kernel source: %s; series: %s\n' "$(meta_get "$OUT" KERNEL_SOURCE)" \
+			"$(v=$(meta_get "$OUT" SERIES); printf '%s' "${v:-$(series_name)}")"
 		printf -- '- counted: %s (%s reads of 4 KiB at qd1 per state); IOPS from fio %s (runtime %s, ramp %s), one boot per row\n\n' \
 			"$HOT_FUNCS" "$(meta_get "$OUT" FIO_IOS)" "$(meta_get "$OUT" WORKLOADS)" \
 			"$(meta_get "$OUT" FIO_RUNTIME)" "$(meta_get "$OUT" FIO_RAMP)"
