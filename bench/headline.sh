@@ -89,7 +89,7 @@ headline_lines() {
 		function idle(   key, d, s, t, beyond, tail) {
 			key = g SUBSEP "key-off"
 			if (!(key in have)) {
-				printf "idle gate: no %s/key-off row in this run\n", g
+				printf "idle gate: this run has no %s/key-off row; see the tables below\n", g
 				return
 			}
 			d = key in call ? call[key] : ""

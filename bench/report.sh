@@ -148,7 +148,7 @@ cost_per_call() {
 	printf '| config | state | instructions per I/O | change | bios per I/O | change per bio |
 |---|---|---|---|---|---|
 '
-	awk -F, '
+	awk -F, "$ROUND_AWK"'
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$3 == "randread-qd1" && $4 == "insns_per_io" {
 			k = $1 " | " $2; if (!(k in io)) o[++n] = k; io[k] = $c["median"]
@@ -159,7 +159,7 @@ cost_per_call() {
 			for (i = 1; i <= n; i++) {
 				k = o[i]; d = io[k] - base
 				per = (k in calls) && calls[k] > 0 ? sprintf("%+.0f", d / calls[k]) : ""
-				printf "| %s | %.0f | %+.0f | %s | %s |\n", k, io[k], d, (k in calls) ? sprintf("%.4g", calls[k]) : "", per
+				printf "| %s | %.0f | %+.0f | %s | %s |\n", k, io[k], d, (k in calls) ? rnd(calls[k], "deterministic") : "", per
 			}
 		}' "$DIR/summary.csv"
 	echo
