@@ -50,6 +50,7 @@ headline_lines() {
 				call[key] = $c["delta"]; callv[key] = $c["verdict"]; have[key] = 1
 			} else if ($4 == "insns_per_io" && (w == "randread-qd1" || w == wl[key] && !(key in iodone))) {
 				io[key] = $c["delta"]; iop[key] = $c["rel_change_pct"]; ioc[key] = $c["class"]
+				iow[key] = $c["ci_hi"] != "" && $c["ci_lo"] != "" ? $c["ci_hi"] - $c["ci_lo"] : ""
 				have[key] = 1; if (w == "randread-qd1") { iodone[key] = 1; wl[key] = w }
 			} else if ($4 == "iops" && (w == "randread-qd1" || w == wl[key] && !(key in iopsdone))) {
 				iops[key] = $c["rel_change_pct"]; iopsv[key] = $c["verdict"]; have[key] = 1
@@ -63,8 +64,8 @@ headline_lines() {
 				}
 			}
 		}
-		function per(d, cls, what) {
-			return rnd_signed(d, cls) " instruction" (d == 1 || d == -1 ? "" : "s") " per " what
+		function per(d, cls, what, w) {
+			return rnd_signed(d, cls, w) " instruction" (d == 1 || d == -1 ? "" : "s") " per " what
 		}
 		# the counted change per call, then per I/O and IOPS, of config k in state s
 		function counts(k, s, long,   key, t) {
@@ -72,7 +73,7 @@ headline_lines() {
 			if (key in call && call[key] != "")
 				t = long ? per(call[key], "deterministic", "call") : rnd_signed(call[key], "deterministic") " per call"
 			if (key in io && io[key] != "")
-				t = t (t == "" ? "" : "; ") (long ? per(io[key], ioc[key], "I/O") : rnd_signed(io[key], ioc[key]) " per I/O") \
+				t = t (t == "" ? "" : "; ") (long ? per(io[key], ioc[key], "I/O", iow[key]) : rnd_signed(io[key], ioc[key], iow[key]) " per I/O") \
 					" (" rnd_pct(iop[key]) ")"
 			if (key in iops && iops[key] != "")
 				t = t (t == "" ? "" : "; ") "IOPS " rnd_pct(iops[key]) \
@@ -149,7 +150,7 @@ headline_lines() {
 				if (cl[i] == bc || cl[i] == g || !((cl[i] SUBSEP "key-off") in have)) continue
 				key = cl[i] SUBSEP "key-off"
 				t = t (t == "" ? "" : "; ") cl[i] " " (call[key] == "" ? "-" : rnd_signed(call[key], "deterministic")) \
-					", " (io[key] == "" ? "-" : rnd_signed(io[key], ioc[key]))
+					", " (io[key] == "" ? "-" : rnd_signed(io[key], ioc[key], iow[key]))
 			}
 			if (t != "") printf "ablations (key-off; per call, per I/O): %s\n", t
 		}' "$static" "$dir/summary.csv"
