@@ -276,6 +276,8 @@ if ((info[npanels] > 0)); then
 	s2="median over the runs, counted by the QEMU plugin"
 	if ((info[ndet] == info[nsel])); then
 		s2+="; all deterministic (identical repeats): no error bars"
+	elif [[ -z ${info[levels]:-} ]]; then
+		s2+="; n=$(range "${info[nvals]:-}"): no CI, no error bars"
 	elif ((info[ndet] > 0)); then
 		s2+="; ${info[ndet]} of ${info[nsel]} deterministic; error bars: CI of median"
 	else
@@ -298,8 +300,13 @@ grep -q ',rules-[0-9]*,[^,]*,blk_error_inject_insns_per_call,' "$summary" &&
 	rules_insns=blk_error_inject_insns_per_call
 reshape rules-scaling -v mode=rules -v metrics="$rules_insns iops"
 if ((info[npanels] > 0)); then
+	# error bars only where a rules-N row has a CI of its median (n >= 2)
+	bars="error bars: CI of median"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$2 ~ /^rules-[0-9]+$/ && $c["ci_lo"] != "" { found = 1 } END { exit !found }' "$summary" ||
+		bars="n=1: no CI, no error bars"
 	render rules-scaling rules-scaling.gp "Cost vs number of rules on the target disk" \
-		"x: N of state rules-N (log); dashed: key-off (no rules, N=0) per config; error bars: CI of median" \
+		"x: N of state rules-N (log); dashed: key-off (no rules, N=0) per config; $bars" \
 		"nrows=${info[nrows]}" "ncols=${info[ncols]}"
 else
 	echo "plots: no rules-N states with insns_per_call or iops in this run, skipping rules-scaling.png"
