@@ -195,8 +195,31 @@ sub1="run $run_id, accel $accel, $date"
 sub2="host: $host_cpu; kernel: $kernel"
 
 # fit LINE: LINE cut to 125 characters (the width of a figure)
+# SUB_WIDTH: the characters a subtitle line holds on the 1000-pixel canvas
+SUB_WIDTH=110
 fit() {
-	if ((${#1} > 125)); then echo "${1:0:124}…"; else echo "$1"; fi
+	if ((${#1} > SUB_WIDTH)); then echo "${1:0:SUB_WIDTH-1}…"; else echo "$1"; fi
+}
+
+# split_clauses TEXT: TEXT's "; " clauses on two lines, the first filled up
+# to SUB_WIDTH characters, the rest on the second
+split_clauses() {
+	local s=$1 l1='' l2='' seg
+	while [[ -n $s ]]; do
+		if [[ $s == *'; '* ]]; then
+			seg=${s%%; *}
+			s=${s#*; }
+		else
+			seg=$s
+			s=''
+		fi
+		if [[ -z $l2 && (-z $l1 || $((${#l1} + 2 + ${#seg})) -le $SUB_WIDTH) ]]; then
+			l1+=${l1:+; }$seg
+		else
+			l2+=${l2:+; }$seg
+		fi
+	done
+	printf '%s\n%s\n' "$l1" "$l2"
 }
 
 # render NAME SCRIPT TITLE SUB [VAR=VALUE...]: the PNG and SVG of a figure.
@@ -206,13 +229,12 @@ render() {
 	local name=$1 script=$2 title=${PLOT_TITLE_PREFIX:-}$3 s3=$4 s4='' head
 	shift 4
 	local vars t ext f
-	if ((${#s3} > 115)); then
-		head=${s3:0:115}
-		head=${head%; *}
-		if [[ $head != "${s3:0:115}" ]]; then
-			s4=${s3:${#head}+2}
-			s3=$head
-		fi
+	# Two subtitle lines, split between "; " clauses, each within the
+	# canvas (fit): a centred line wider than it is cut at both edges.
+	if ((${#s3} > SUB_WIDTH)); then
+		head=$(split_clauses "$s3")
+		s4=${head#*$'\n'}
+		s3=${head%%$'\n'*}
 	fi
 	vars="plotdir=$(gq "$here"); prefix=$(gq "$tmp/$name"); npanels=${info[npanels]}"
 	vars+="; keyconf=$(gq "${info[keyconf]:-}"); keycidx=$(gq "${info[keycidx]:-}")"
@@ -255,9 +277,9 @@ fi
 reshape relative -v mode=cat -v metric=iops -v val=rel
 if ((info[npanels] > 0)); then
 	base=${info[baseline]:-baseline}
-	s2="change of the median, < 0 = fewer IOPS; error bars: the change's interval (range of repeats, or Hodges-Lehmann CI); shaded: ±$threshold% threshold"
+	s2="change of the median, < 0 = fewer IOPS; bars: the change's interval (repeats' range or Hodges-Lehmann CI); shaded: ±$threshold% threshold"
 	if awk -v a="${info[vmin]}" -v b="${info[vmax]}" -v c="$clip" 'BEGIN { exit !(c > 0 && (a < -c || b > c)) }'; then
-		s2+="; y axis cut at ±$clip% (▼/▲ at the edge: beyond, value printed)"
+		s2+="; y axis cut at ±$clip%: ▼/▲ beyond it, value printed"
 	fi
 	title="IOPS change vs $base"
 	[[ -z ${info[baselabel]:-} || ${info[baselabel]} == "${base#*/}" ]] || title+=" (${info[baselabel]})"
