@@ -86,8 +86,9 @@ value() {
 }
 
 main() {
-	local n k series cfg states patches p label labels=() before=() t0
+	local n k series cfg states patches p label labels=() before=() t0 load0
 	t0=$(date +%s)
+	load0=$(load_average)
 	[[ $SERIES_DIR != none ]] || die "per-patch needs a series: SERIES=none has no patches to attribute"
 	mapfile -t patches < <(series_patches "$SERIES_DIR")
 	n=${#patches[@]}
@@ -132,6 +133,8 @@ main() {
 		'.CONFIGS = $c | .STATES = "key-off key-on-other" | .BASELINE = "p0 key-off"
 		 | .COMMAND = $cmd | .BUILDS = $b[0]' "$OUT/rows/p$n/meta.json" >"$OUT/meta.json"
 	meta_set "$OUT" WALL_SECONDS "$(($(date +%s) - t0))"
+	meta_set "$OUT" LOAD_START "$load0"
+	meta_set "$OUT" LOAD_END "$(load_average)"
 	tar -C "$OUT" -cJf "$OUT/rows.tar.xz" rows
 	rm -rf "$OUT/rows" "$OUT/builds.json"
 	tables
@@ -220,6 +223,14 @@ per_patch_table() {
 	done
 }
 
+# load_average: the host's 1, 5 and 15 minute load averages and its CPUs:
+# counts under tcg-icount do not depend on it, the run's wall time does.
+load_average() {
+	local one five fifteen
+	read -r one five fifteen _ </proc/loadavg
+	printf '%s %s %s on %s CPUs\n' "$one" "$five" "$fifteen" "$(nproc)"
+}
+
 num() { awk -v v="$1" 'BEGIN { printf "%g\n", v }'; }
 
 # write_report N: report.md (tables) and report.txt (plain) from
@@ -236,6 +247,9 @@ write_report() {
 				"$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 		printf -- '- date: %s, commit %s, accelerator %s, wall %s s\n' "$(meta_get "$OUT" DATE)" \
 			"$(meta_get "$OUT" GIT_COMMIT)" "$(meta_get "$OUT" ACCEL)" "$(meta_get "$OUT" WALL_SECONDS)"
+		[[ -z $(meta_get "$OUT" LOAD_START) ]] ||
+			printf -- '- host load average (1, 5, 15 min): %s at the start, %s at the end\n' \
+				"$(meta_get "$OUT" LOAD_START)" "$(meta_get "$OUT" LOAD_END)"
 		printf -- '- kernel source: %s; series: %s\n' "$(meta_get "$OUT" KERNEL_SOURCE)" "$(series_name)"
 		printf -- '- counted: %s (%s reads of 4 KiB at qd1 per state); IOPS from fio %s (runtime %s, ramp %s), one boot per row\n\n' \
 			"$HOT_FUNCS" "$(meta_get "$OUT" FIO_IOS)" "$(meta_get "$OUT" WORKLOADS)" \
