@@ -88,8 +88,9 @@ value() {
 }
 
 main() {
-	local n k series cfg states patches p label labels=() before=() t0
+	local n k series cfg states patches p label labels=() before=() t0 load0
 	t0=$(date +%s)
+	load0=$(load_average)
 	[[ $SERIES_DIR != none ]] || die "per-patch needs a series: SERIES=none has no patches to attribute"
 	mapfile -t patches < <(series_patches "$SERIES_DIR")
 	n=${#patches[@]}
@@ -134,6 +135,8 @@ main() {
 		'.CONFIGS = $c | .STATES = "key-off key-on-other" | .BASELINE = "p0 key-off"
 		 | .COMMAND = $cmd | .BUILDS = $b[0]' "$OUT/rows/p$n/meta.json" >"$OUT/meta.json"
 	meta_set "$OUT" WALL_SECONDS "$(($(date +%s) - t0))"
+	meta_set "$OUT" LOAD_START "$load0"
+	meta_set "$OUT" LOAD_END "$(load_average)"
 	tar -C "$OUT" -cJf "$OUT/rows.tar.xz" rows
 	rm -rf "$OUT/rows" "$OUT/builds.json"
 	tables
@@ -222,6 +225,14 @@ per_patch_table() {
 	done
 }
 
+# load_average: the host's 1, 5 and 15 minute load averages and its CPUs:
+# counts under tcg-icount do not depend on it, the run's wall time does.
+load_average() {
+	local one five fifteen
+	read -r one five fifteen _ </proc/loadavg
+	printf '%s %s %s on %s CPUs\n' "$one" "$five" "$fifteen" "$(nproc)"
+}
+
 # num X: X as data (per-patch.csv keeps full precision; the reports round)
 num() { awk -v v="$1" 'BEGIN { printf "%.10g\n", v }'; }
 
@@ -239,6 +250,9 @@ write_report() {
 				"$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 		printf -- '- date: %s, commit %s, accelerator %s, wall %s s\n' "$(meta_get "$OUT" DATE)" \
 			"$(meta_get "$OUT" GIT_COMMIT)" "$(meta_get "$OUT" ACCEL)" "$(meta_get "$OUT" WALL_SECONDS)"
+		[[ -z $(meta_get "$OUT" LOAD_START) ]] ||
+			printf -- '- host load average (1, 5, 15 min): %s at the start, %s at the end\n' \
+				"$(meta_get "$OUT" LOAD_START)" "$(meta_get "$OUT" LOAD_END)"
 		# the series the run measured (meta.json), not the one checked out now
 		printf -- '- kernel source: %s; series: %s\n' "$(meta_get "$OUT" KERNEL_SOURCE)" \
 			"$(v=$(meta_get "$OUT" SERIES); printf '%s' "${v:-$(series_name)}")"
