@@ -269,7 +269,11 @@ report_txt() {
 			row = $1 "/" $2
 			if (!(row in seen)) { seen[row] = 1; rows[++n] = row }
 			if ($4 == "insns_per_call" && $3 ~ /^(perf|count)/) call[row] = cell()
-			else if ($4 == "insns_per_io") io[row, $3] = cell()
+			else if ($4 == "insns_per_io") {
+				# the workloads in summary order, not in hash order
+				if (!((row, $3) in io)) iow[row, ++nio[row]] = $3
+				io[row, $3] = cell()
+			}
 			else if ($4 == "iops" && $3 !~ /softirq/) {
 				w = $3; sub(/^randread-/, "", w)
 				t = $c["verdict"] == "baseline" ? sprintf("%.6g", $c["median"]) : $c["verdict"] " " $c["verdict_text"]
@@ -282,7 +286,7 @@ report_txt() {
 				r = rows[i]
 				printf "%s\n", r
 				if (r in call) printf "    instructions per call: %s\n", call[r]
-				for (k in io) { split(k, p, SUBSEP); if (p[1] == r) printf "    instructions per I/O (%s): %s\n", p[2], io[k] }
+				for (j = 1; j <= nio[r]; j++) printf "    instructions per I/O (%s): %s\n", iow[r, j], io[r, iow[r, j]]
 				if (r in iops) printf "%s\n", substr(iops[r], 2)
 			}
 		}' "$DIR/summary.csv"
