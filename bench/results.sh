@@ -233,14 +233,14 @@ split_blocks() {
 build_identity() {
 	local build
 	build=$(kernel_build_dir "$1")
-	jq -n --arg build_id "$(readelf -n "$build/vmlinux" 2>/dev/null | sed -n 's/^ *Build ID: *//p' | head -1)" \
+	jq -n --arg build_id "$(readelf -n "$build/vmlinux" 2>/dev/null | sed -n 's/^ *Build ID: *//p' | sed -n 1p)" \
 		--arg config_sha256 "$(sha256sum "$build/.config" 2>/dev/null | cut -c1-16)" \
 		--arg release "$(cat "$build/include/config/kernel.release" 2>/dev/null)" \
 		'{build_id: $build_id, config_sha256: $config_sha256, release: $release}'
 }
 
 tool_version() {
-	"$@" 2>/dev/null | head -1 || true
+	"$@" 2>/dev/null | sed -n 1p || true
 }
 
 # kernel_source_name, series_name: KSRC and SERIES as meta.json records them.
