@@ -175,4 +175,4 @@ compare-series: deps
 		bench/compare-series.sh
 
 clean-cache:
-	rm -rf $(CACHE)/build $(CACHE)/src $(CACHE)/images $(CACHE)/runs
+	bench/clean-cache.sh

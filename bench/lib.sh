@@ -10,6 +10,8 @@ REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
 CACHE=${CACHE:-$REPO_DIR/.cache}
 # The physical path, so that compiler paths match ccache's base directory.
 mkdir -p "$CACHE"
+# the mark that make clean-cache looks for before it removes anything
+[[ -e $CACHE/.blkinject-cache ]] || : >"$CACHE/.blkinject-cache"
 CACHE=$(cd "$CACHE" && pwd -P)
 BENCH_T0=${BENCH_T0:-$(date +%s)}
 export CACHE BENCH_T0
