@@ -132,6 +132,7 @@ main() {
 		'.CONFIGS = $c | .STATES = "key-off key-on-other" | .BASELINE = "p0 key-off"
 		 | .COMMAND = $cmd | .BUILDS = $b[0]' "$OUT/rows/p$n/meta.json" >"$OUT/meta.json"
 	meta_set "$OUT" WALL_SECONDS "$(($(date +%s) - t0))"
+	record_run "$OUT"
 	tar -C "$OUT" -cJf "$OUT/rows.tar.xz" rows
 	rm -rf "$OUT/rows" "$OUT/builds.json"
 	tables

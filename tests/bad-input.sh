@@ -90,7 +90,7 @@ ROWS=$(
 1|POLL_TAGS=many: expected a number of tags|POLL_TAGS=many bench/views.sh polled
 2|is not a results directory|make -s plots RESULTS=results/no-such-run
 2|is not a results directory|make -s disasm RESULTS=results/no-such-run
-0|plots/make-plots.sh ${NEWEST%/}|make -n plots RESULTS=$NEWEST
+0|bench/runs-made.sh target plots '$NEWEST'|make -n plots RESULTS=$NEWEST
 2|usage: make compare BASE=results/A NEW=results/B|make -s compare
 1|FUZZ_CONFIG='bogus': want one of: |FUZZ_CONFIG=bogus bench/fuzz.sh
 1|FUZZ_OUT='README.md': exists and is not a directory|FUZZ_OUT=README.md bench/fuzz.sh

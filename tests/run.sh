@@ -96,6 +96,7 @@ run_host_tests() {
 	host_test "static answer: polarity, state check, objdump diff" bash "$TESTS_DIR/static-test.sh"
 	host_test "eifuzz's model tables are the documentation's" bash "$TESTS_DIR/model-tables.sh"
 	host_test "make clean-cache removes what the suite made, only that" bash "$TESTS_DIR/host/clean-cache.sh"
+	host_test "committed runs are read-only to make plots, report, disasm" bash "$TESTS_DIR/host/committed-runs.sh"
 	seed_overlap_test
 }
 
