@@ -99,7 +99,10 @@ help:
 	@echo "  TEST_TIMEOUT=1800   per test boot;  JOBS=nproc   kernel builds"
 	@echo "  QEMU KVM_PROBE_TIMEOUT=20 QEMU_EXTRA_ARGS   the runner (bench/run-guest -h)"
 
+# CC, LLVM, O, ARCH: refused before any work unless they say what the
+# kernels are built with anyway (bench/kernel.sh check-vars).
 deps:
+	bench/kernel.sh check-vars
 	bench/install-deps.sh
 
 kernels: deps
