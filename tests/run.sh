@@ -97,6 +97,7 @@ run_host_tests() {
 	host_test "eifuzz's model tables are the documentation's" bash "$TESTS_DIR/model-tables.sh"
 	host_test "make clean-cache removes what the suite made, only that" bash "$TESTS_DIR/host/clean-cache.sh"
 	host_test "committed runs are read-only to make plots, report, disasm" bash "$TESTS_DIR/host/committed-runs.sh"
+	host_test "every committed report and figure made again 3 times: same bytes" bash "$TESTS_DIR/host/report-determinism.sh"
 	seed_overlap_test
 }
 
