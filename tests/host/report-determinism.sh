@@ -3,8 +3,9 @@
 # report.md is copied to a scratch directory and its report (bench/report.sh,
 # or per-patch.sh report for a per-patch run) and figures (plots/
 # make-plots.sh, make-view-plots.sh where the run has a view's figure) are
-# made again, ROUNDS times (default 3) from a fresh copy at the same path.
-# Every round must give the same bytes.  A regenerated file that differs
+# made again, ROUNDS times (default 3) from a fresh copy at the same path,
+# each round with another hash function in gawk.  Every round must give the
+# same bytes.  A regenerated file that differs
 # from the committed one is listed as "drift" (not a failure: report.sh
 # changes with the code; the committed file is made again by the same
 # command).  Nothing is written into results/.
@@ -17,6 +18,9 @@ shopt -s inherit_errexit
 REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 ROUNDS=${ROUNDS:-3}
 WORKERS=$(nproc)
+# gawk's hash function, one per round, so that output in the order of
+# awk's "for (k in a)" shows as a difference (gawk 5.2 reads AWK_HASH)
+HASHES=('' gst fnv1a)
 SCRATCH=$(mktemp -d)
 trap 'rm -rf "$SCRATCH"' EXIT
 
@@ -58,7 +62,7 @@ round() {
 	rm -rf "$dir"
 	mkdir -p "$SCRATCH/copy" "$keep"
 	git -C "$REPO_DIR" ls-files -z "$run" | tar -C "$REPO_DIR" --null -T - -cf - | tar -C "$SCRATCH/copy" -xf -
-	if ! regenerate "$run" "$dir" >"$keep.log" 2>&1; then
+	if ! AWK_HASH=${HASHES[(n - 1) % 3]} regenerate "$run" "$dir" >"$keep.log" 2>&1; then
 		printf 'FAIL  %s: round %s: regeneration failed\n' "$run" "$n"
 		tail -n 5 "$keep.log" | sed 's/^/      /'
 		return 1
