@@ -25,8 +25,10 @@ CONFIGS      ?= $(shell JOB_FILE='$(JOB_FILE)' bench/bench.sh --settings 2>/dev/
 # The configs the functional tests boot.
 TEST_CONFIGS ?= debug on
 CONFIG       ?= on
-# A results directory (results/<run>); default: the newest.
-RESULTS      ?= $(patsubst %/,%,$(dir $(lastword $(sort $(wildcard results/*/summary.csv)))))
+# A results directory (results/<run>) for plots, report, disasm; default:
+# the newest run made on this machine (bench/runs-made.sh).  A committed run
+# is never written into: these targets work on a copy in CACHE/copies.
+RESULTS      ?=
 export CACHE CONFIGS TEST_CONFIGS JOB_FILE
 # The whole job's clock (progress lines) and the command recorded in meta.json.
 export BENCH_T0 := $(shell date +%s)
@@ -81,7 +83,8 @@ help:
 	@echo "  JOB_FILE=$(JOB_FILE)   the matrix (bench/jobs/*.job or a path; bench/bench.sh --settings)"
 	@echo "  CONFIGS='$(CONFIGS)'   the benchmark matrix (kernels, bench, perf, all)"
 	@echo "  TEST_CONFIGS='$(TEST_CONFIGS)'   what make test boots;  TESTS='001-readback ...'"
-	@echo "  CONFIG=$(CONFIG)   make shell;  RESULTS=$(RESULTS)   plots, report, disasm"
+	@echo "  CONFIG=$(CONFIG)   make shell;  RESULTS=results/<run>   plots, report, disasm"
+	@echo "          (default: the newest run made here; a committed run is copied to CACHE/copies)"
 	@echo "  STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS PLAN_NOISE BOOTS FIO_RUNTIME FIO_RAMP FIO_IOS"
 	@echo "  PLUGIN PERF_RECORD SEED RUN_ID RUN_TIMEOUT PERF_REPEATS GUEST_JOBS   (bench/bench.sh -h)"
 	@echo "  ACCEL=auto|kvm|tcg|tcg-icount   auto: kvm where it works, else tcg-icount"
@@ -96,7 +99,10 @@ help:
 	@echo "  TEST_TIMEOUT=1800   per test boot;  JOBS=nproc   kernel builds"
 	@echo "  QEMU KVM_PROBE_TIMEOUT=20 QEMU_EXTRA_ARGS   the runner (bench/run-guest -h)"
 
+# CC, LLVM, O, ARCH: refused before any work unless they say what the
+# kernels are built with anyway (bench/kernel.sh check-vars).
 deps:
+	bench/kernel.sh check-vars
 	bench/install-deps.sh
 
 kernels: deps
@@ -123,24 +129,21 @@ perf: deps
 	bench/kernel.sh build $(CONFIGS)
 	perf-scripts/perf.sh
 
-# RESULTS names a directory; results/<run>/ and results/<run> both work.
-results-dir = $(patsubst %/,%,$(RESULTS))
-check-results = @test -n "$(RESULTS)" -a -f "$(results-dir)/summary.csv" || \
-	{ echo "error: RESULTS='$(RESULTS)' is not a results directory with a summary.csv (e.g. RESULTS=results/<run>)" >&2; exit 2; }
+# The directory plots, report and disasm write into (bench/runs-made.sh):
+# RESULTS, or a copy of it when it is committed, or the newest run made here.
+results-dir = d=$$(bench/runs-made.sh target $@ '$(RESULTS)')
 
 disasm: deps
-	$(check-results)
-	OUT=$(results-dir)/disasm.txt perf-scripts/disasm.sh
+	$(results-dir) && OUT=$$d/disasm.txt perf-scripts/disasm.sh
 
 static: deps
 	perf-scripts/static.sh $(or $(BASE_CONFIG),off) $(or $(NEW_CONFIG),on)
 
 plots:
-	$(check-results)
-	plots/make-plots.sh $(results-dir)
+	$(results-dir) && plots/make-plots.sh "$$d"
 
-report: plots
-	bench/report.sh $(results-dir)
+report:
+	$(results-dir) && plots/make-plots.sh "$$d" && bench/report.sh "$$d"
 
 compare:
 	@test -n "$(BASE)" -a -n "$(NEW)" || { echo "usage: make compare BASE=results/A NEW=results/B" >&2; exit 2; }
@@ -175,4 +178,4 @@ compare-series: deps
 		bench/compare-series.sh
 
 clean-cache:
-	rm -rf $(CACHE)/build $(CACHE)/src $(CACHE)/images $(CACHE)/runs
+	bench/clean-cache.sh

@@ -138,8 +138,8 @@ main() {
 	accel=$(sed -n 's/^accel=//p' "$fuzz_out/meta")
 	CONFIGS=$COVERAGE_CONFIG STATES='' RUN_ID=$(basename "$dir") \
 		write_meta "$dir" "$accel" "$BENCH_COMMAND" FUZZ_SECONDS="$FUZZ_SECONDS" \
-		FUZZ_SEED="$FUZZ_SEED" GUEST_TESTS_PASSED="$tests_pass" GCOV="$("$(gcov_tool)" --version | head -1)" \
-		LCOV="$(lcov --version | head -1)"
+		FUZZ_SEED="$FUZZ_SEED" GUEST_TESTS_PASSED="$tests_pass" GCOV="$("$(gcov_tool)" --version | sed -n 1p)" \
+		LCOV="$(lcov --version | sed -n 1p)"
 	cat "$dir/coverage.txt"
 	log "coverage: $dir"
 	return "$status"

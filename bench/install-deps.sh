@@ -16,7 +16,7 @@ PACKAGES=(
 missing_packages() {
 	local p
 	for p in "${PACKAGES[@]}"; do
-		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -c 'install ok installed' >/dev/null ||
 			printf '%s\n' "$p"
 	done
 }

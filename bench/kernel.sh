@@ -8,6 +8,8 @@
 #   kernel.sh objects CONFIG [OBJ...]  only OBJs of CONFIG: configure, make
 #                                    prepare, compile those the .config
 #                                    builds; print their paths
+#   kernel.sh check-vars             exit 2 on kbuild variables that are
+#                                    not honoured (CC LLVM O ARCH; below)
 #
 # A tree is the pristine source plus a patch list.  When the patch list
 # changes, only files whose content changed are rewritten, so make and
@@ -32,6 +34,31 @@ export CCACHE_BASEDIR=$CACHE
 export CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=blkinject KBUILD_BUILD_HOST=bench
+
+# Kernels are built for x86_64 with gcc through ccache, into
+# CACHE/build/CONFIG.  kbuild's own variables that would change that are
+# refused (exit 2) before any work rather than mixed into a build: CC other
+# than gcc, LLVM, O, ARCH other than x86/x86_64, CROSS_COMPILE.  The
+# values that say what we do anyway are accepted.
+# check_kbuild_vars: refuse them; then clear them and make's variables
+# (an outer make's MAKEFLAGS carries its command line: LLVM=1, V=1, W=1)
+# so that nothing reaches kbuild but what kernel.sh passes.
+check_kbuild_vars() {
+	local why=''
+	case ${CC:-gcc} in
+	gcc | cc | /usr/bin/gcc | /usr/bin/cc | 'ccache gcc') ;;
+	*) why="CC='$CC': kernels are built with gcc through ccache (CC=\"ccache gcc\"); CC may be unset, gcc or cc" ;;
+	esac
+	[[ -z ${LLVM:-} ]] || why="LLVM='$LLVM': clang/LLVM kernel builds are not supported, kernels are built with gcc through ccache; unset LLVM"
+	[[ -z ${O:-} ]] || why="O='$O': builds go to CACHE/build/CONFIG (CACHE=$CACHE); set CACHE to move them, and unset O"
+	case ${ARCH:-x86_64} in
+	x86_64 | x86) ;;
+	*) why="ARCH='$ARCH': kernels are built for x86_64 only (ARCH may be unset, x86 or x86_64)" ;;
+	esac
+	[[ -z ${CROSS_COMPILE:-} ]] || why="CROSS_COMPILE='$CROSS_COMPILE': kernels are built for x86_64 with the host's gcc only; unset CROSS_COMPILE"
+	[[ -z $why ]] || DIE_STATUS=2 die "$why"
+	unset CC LLVM O ARCH CROSS_COMPILE MAKEFLAGS MAKEOVERRIDES MFLAGS GNUMAKEFLAGS MAKELEVEL
+}
 
 # The unpatched source: Debian's tarball extracted in src/pristine, or a
 # copy of KSRC in ksrc/KSRC_ID (lib.sh's resolve_variant).
@@ -425,14 +452,16 @@ cmd_defines() {
 main() {
 	local cmd=${1:-}
 	[[ $# -gt 0 ]] && shift
+	case $cmd in -h | --help | help) ;; *) check_kbuild_vars ;; esac
 	case $cmd in
+	check-vars) [[ $# -eq 0 ]] || die "usage: kernel.sh check-vars (no arguments)" ;;
 	tree) [[ $# -eq 1 ]] || die "usage: kernel.sh tree NAME"; cmd_tree "$1" ;;
 	build) cmd_build "$@" ;;
 	check) [[ $# -eq 0 ]] || die "usage: kernel.sh check (no arguments)"; cmd_check ;;
 	defines) [[ $# -eq 2 ]] || die "usage: kernel.sh defines TREE CONFIG_SYMBOL"; cmd_defines "$@" ;;
 	objects) [[ $# -ge 1 ]] || die "usage: kernel.sh objects CONFIG [OBJECT...]"; cmd_objects "$@" ;;
-	-h | --help | help) sed -n '2,20s/^# \{0,1\}//p' "$0" ;;
-	*) die "usage: kernel.sh tree NAME | build [CONFIG...] | check | defines TREE SYMBOL | objects CONFIG [OBJECT...]" ;;
+	-h | --help | help) sed -n '2,22s/^# \{0,1\}//p' "$0" ;;
+	*) die "usage: kernel.sh tree NAME | build [CONFIG...] | check | defines TREE SYMBOL | objects CONFIG [OBJECT...] | check-vars" ;;
 	esac
 }
 

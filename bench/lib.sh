@@ -10,6 +10,8 @@ REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
 CACHE=${CACHE:-$REPO_DIR/.cache}
 # The physical path, so that compiler paths match ccache's base directory.
 mkdir -p "$CACHE"
+# the mark that make clean-cache looks for before it removes anything
+[[ -e $CACHE/.blkinject-cache ]] || : >"$CACHE/.blkinject-cache"
 CACHE=$(cd "$CACHE" && pwd -P)
 BENCH_T0=${BENCH_T0:-$(date +%s)}
 export CACHE BENCH_T0
@@ -329,7 +331,7 @@ gate_entry() {
 	local tool
 	tool=$(host_tool jump-sites) || return 1
 	"$tool" "$1/vmlinux" blk_error_injection_enabled 2>/dev/null |
-		awk 'index($2, "submit_bio_noacct_nocheck+") == 1 { sub(/^branch=/, "", $3); print $1, $3; f = 1; exit }
+		awk '!f && index($2, "submit_bio_noacct_nocheck+") == 1 { sub(/^branch=/, "", $3); print $1, $3; f = 1 }
 			END { exit !f }'
 }
 
@@ -443,7 +445,7 @@ annotate_gate() {
 	{
 		printf '# perf annotate of submit_bio_noacct_nocheck, config %s (samples from cpu-clock)\n' "$cfg"
 		perf annotate -i "$data" --vmlinux "$build/vmlinux" --stdio \
-			submit_bio_noacct_nocheck 2>/dev/null | head -60 ||
+			submit_bio_noacct_nocheck 2>/dev/null | sed -n 1,60p ||
 			echo "(perf annotate found no samples in submit_bio_noacct_nocheck)"
 	} >"$out"
 	rm -f "$data"

@@ -89,7 +89,7 @@ check_builds() {
 	local clash
 	clash=$(for p in "$@"; do
 		jq -r --arg p "$p" '.BUILDS | to_entries[] | "\(.key) \(.value.build_id) \($p)"' "$p/meta.json"
-	done | sort | awk '$1 == c && $2 != b { print $1 ": build " b " in " p ", " $2 " in " $3; exit }
+	done | sort | awk '!found && $1 == c && $2 != b { print $1 ": build " b " in " p ", " $2 " in " $3; found = 1 }
 		{ c = $1; b = $2; p = $3 }')
 	[[ -z $clash ]] || die "the pieces measured different kernels of config $clash; run every job of a config on one build"
 }
@@ -130,6 +130,7 @@ main() {
 	tar -C "$tmp" -cJf "$out/raw.tar.xz" raw
 	rm -rf "$tmp"
 	merged_meta "$out" "$@"
+	record_run "$out"
 	CONFIGS=$(meta_get "$out" CONFIGS) STATES=$(meta_get "$out" STATES) BASELINE=$(meta_get "$out" BASELINE)
 	summarise "$out"
 	log "merge: $# pieces into $out/summary.csv"

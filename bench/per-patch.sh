@@ -137,6 +137,7 @@ main() {
 	meta_set "$OUT" WALL_SECONDS "$(($(date +%s) - t0))"
 	meta_set "$OUT" LOAD_START "$load0"
 	meta_set "$OUT" LOAD_END "$(load_average)"
+	record_run "$OUT"
 	tar -C "$OUT" -cJf "$OUT/rows.tar.xz" rows
 	rm -rf "$OUT/rows" "$OUT/builds.json"
 	tables

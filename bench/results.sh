@@ -233,14 +233,14 @@ split_blocks() {
 build_identity() {
 	local build
 	build=$(kernel_build_dir "$1")
-	jq -n --arg build_id "$(readelf -n "$build/vmlinux" 2>/dev/null | sed -n 's/^ *Build ID: *//p' | head -1)" \
+	jq -n --arg build_id "$(readelf -n "$build/vmlinux" 2>/dev/null | sed -n 's/^ *Build ID: *//p' | sed -n 1p)" \
 		--arg config_sha256 "$(sha256sum "$build/.config" 2>/dev/null | cut -c1-16)" \
 		--arg release "$(cat "$build/include/config/kernel.release" 2>/dev/null)" \
 		'{build_id: $build_id, config_sha256: $config_sha256, release: $release}'
 }
 
 tool_version() {
-	"$@" 2>/dev/null | head -1 || true
+	"$@" 2>/dev/null | sed -n 1p || true
 }
 
 # kernel_source_name, series_name: KSRC and SERIES as meta.json records them.
@@ -269,6 +269,13 @@ series_sha256() {
 	} | sha256sum | cut -c1-16
 }
 
+# record_run DIR: DIR is a run made on this machine; make plots, report
+# and disasm default to the newest one listed (bench/runs-made.sh)
+record_run() {
+	mkdir -p "$CACHE"
+	(cd "$1" && pwd -P) >>"$CACHE/runs-made"
+}
+
 # write_meta DIR ACCEL COMMAND [KEY=VALUE...]: DIR/meta.json, what is needed
 # to reproduce the run: COMMAND exactly as run, every build's identity, the
 # tools' versions.  Values go in with jq --arg, never through shell quoting.
@@ -292,6 +299,7 @@ write_meta() {
 		--argjson BUILDS "$builds" \
 		--arg CONFIGS "$CONFIGS" --arg STATES "$STATES" --arg BASELINE "$BASELINE" \
 		--arg COMMAND "$command" '$ARGS.named' >"$dir/meta.json"
+	record_run "$dir"
 	for kv in "$@"; do
 		meta_set "$dir" "${kv%%=*}" "${kv#*=}"
 	done

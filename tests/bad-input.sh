@@ -90,7 +90,7 @@ ROWS=$(
 1|POLL_TAGS=many: expected a number of tags|POLL_TAGS=many bench/views.sh polled
 2|is not a results directory|make -s plots RESULTS=results/no-such-run
 2|is not a results directory|make -s disasm RESULTS=results/no-such-run
-0|plots/make-plots.sh ${NEWEST%/}|make -n plots RESULTS=$NEWEST
+0|bench/runs-made.sh target plots '$NEWEST'|make -n plots RESULTS=$NEWEST
 2|usage: make compare BASE=results/A NEW=results/B|make -s compare
 1|FUZZ_CONFIG='bogus': want one of: |FUZZ_CONFIG=bogus bench/fuzz.sh
 1|FUZZ_OUT='README.md': exists and is not a directory|FUZZ_OUT=README.md bench/fuzz.sh
@@ -121,6 +121,19 @@ ROWS=$(
 2|SERIES=/etc has no series file|NEW_SERIES=/etc perf-scripts/static.sh
 2|unknown config 'bogus' (valid: |make -s static NEW_CONFIG=bogus
 1|usage: kernel.sh objects CONFIG [OBJECT...]|bench/kernel.sh objects
+2|CC='clang': kernels are built with gcc through ccache (CC="ccache gcc"); CC may be unset, gcc or cc|CC=clang bench/kernel.sh build on
+2|LLVM='1': clang/LLVM kernel builds are not supported|LLVM=1 bench/kernel.sh build on
+2|O='$SCRATCH/o': builds go to CACHE/build/CONFIG|O=$SCRATCH/o bench/kernel.sh build on
+2|ARCH='arm64': kernels are built for x86_64 only (ARCH may be unset, x86 or x86_64)|ARCH=arm64 bench/kernel.sh build on
+2|CROSS_COMPILE='aarch64-linux-gnu-': kernels are built for x86_64|CROSS_COMPILE=aarch64-linux-gnu- bench/kernel.sh build on
+2|CC='clang': kernels are built with gcc through ccache|CC=clang bench/kernel.sh objects on block/blk-core.o
+2|CC='clang': kernels are built with gcc through ccache|make -s kernels CONFIGS=on CC=clang
+2|LLVM='1': clang/LLVM kernel builds are not supported|make -s kernels CONFIGS=on LLVM=1
+2|O='$SCRATCH/o': builds go to CACHE/build/CONFIG|make -s kernels CONFIGS=on O=$SCRATCH/o
+2|ARCH='arm64': kernels are built for x86_64 only|make -s bench CONFIGS=on ARCH=arm64
+2|CC='ccache clang': kernels are built with gcc through ccache|make -s static CC='ccache clang'
+2|LLVM='1': clang/LLVM kernel builds are not supported|make -s per-patch LLVM=1
+0||CC=gcc ARCH=x86_64 bench/kernel.sh check-vars
 ROWS_END
 )
 
@@ -198,15 +211,18 @@ check_needs_cache() {
 }
 
 main() {
-	local want text cmd
+	local want text cmd d
 	while IFS='|' read -r want text cmd; do
 		check "$want" "$text" "$cmd"
 	done <<<"$ROWS"
-	# kernel.sh build bogus must stop before extracting or patching a tree.
-	if [[ -e $SCRATCH/cache/src ]]; then
-		printf 'FAIL  a bad config name still made %s\n' "$SCRATCH/cache/src"
+	# kernel.sh build bogus, CC=clang... must stop before extracting,
+	# patching or building a tree.
+	for d in src ksrc trees variants build; do
+		[[ -e $SCRATCH/cache/$d ]] || continue
+		printf 'FAIL  a bad config name or kbuild variable still made %s\n' "$SCRATCH/cache/$d"
 		FAILED=$((FAILED + 1))
-	fi
+	done
+	[[ ! -e $SCRATCH/o ]] || { printf 'FAIL  O= made %s\n' "$SCRATCH/o"; FAILED=$((FAILED + 1)); }
 	check_bad_archives
 	check_failing_bench
 	check_needs_cache

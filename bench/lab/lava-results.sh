@@ -71,9 +71,9 @@ normalise() {
 # console_reason: why the console says the guest failed, if it does.
 console_reason() {
 	local line
-	line=$(jq -r '.console[]' "$NORM" | grep -m1 'Kernel panic' || true)
+	line=$(jq -r '.console[]' "$NORM" | grep 'Kernel panic' | sed -n 1p || true)
 	[[ -z $line ]] || { printf 'kernel panic: %s\n' "$line"; return; }
-	line=$(jq -r '.console[]' "$NORM" | grep -Em1 "$SPLAT_RE" || true)
+	line=$(jq -r '.console[]' "$NORM" | grep -E "$SPLAT_RE" | sed -n 1p || true)
 	[[ -z $line ]] || printf 'kernel report: %s\n' "${line:0:120}"
 }
 
@@ -109,7 +109,7 @@ load_values() {
 		(map(select((.measurement | tostring | test("^-?[0-9][0-9.]*([eE][-+]?[0-9]+)?$")) | not))
 			| first | if . then "case \(.id): measurement \(.measurement | tojson) is not a number" else empty end),
 		(group_by(.id) | map(select(length > 1)) | first | if . then "case \(.[0].id) is there \(length) times" else empty end)
-		' "$NORM" | head -1)
+		' "$NORM" | sed -n 1p)
 	[[ -z $bad ]] || die "$LOG: $bad"
 	while IFS=$'\t' read -r id v; do
 		VALUE[$id]=$v
@@ -285,7 +285,7 @@ main() {
 	trap 'rm -rf "$NORM" "$NORM.json" ${TMP_PIECE:+"$TMP_PIECE"}' EXIT
 	yaml_to_json "$LOG" >"$NORM.json" 2>"$NORM" || die "$LOG: $(tail -1 "$NORM")"
 	normalise "$NORM.json" >"$NORM" 2>/dev/null ||
-		die "$LOG: $(normalise "$NORM.json" 2>&1 >/dev/null | sed 's/^jq: error ([^)]*): //' | head -1)"
+		die "$LOG: $(normalise "$NORM.json" 2>&1 >/dev/null | sed 's/^jq: error ([^)]*): //' | sed -n 1p)"
 	FORM=$(jq -r .form "$NORM")
 	status=$(lava_case lava job result)
 	[[ -n $status ]] || die "$LOG: no result for the whole job (lava/job): not a finished LAVA job's $FORM"

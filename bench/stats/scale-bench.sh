@@ -47,7 +47,7 @@ measure() {
 	read -r wall user kb < <(tail -n 1 "$tmp/time")
 	printf '%-40s %6.2f s wall %6.2f s user %6.1f MB  exit %d  %s\n' "$name" "$wall" "$user" \
 		"$(awk -v k="$kb" 'BEGIN { print k / 1024 }')" \
-		"$rc" "$(grep -E ' compared, |^on,s2,' "$tmp/out" | head -1 | cut -c1-60)"
+		"$rc" "$(grep -E ' compared, |^on,s2,' "$tmp/out" | sed -n 1p | cut -c1-60)"
 }
 
 gen "$tmp/base1.csv" 1 "$runs" 100000 1

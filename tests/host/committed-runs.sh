@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Committed runs are read-only to make: make plots, report and disasm
+# default to the newest run made on this machine (CACHE/runs-made), not the
+# newest committed one, and given a committed run they work on a copy in
+# CACHE/copies.  Checked with a scratch CACHE; the repository's results/
+# must be unchanged at the end.
+set -euo pipefail
+shopt -s inherit_errexit
+
+REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
+SCRATCH=$(mktemp -d)
+trap 'rm -rf "$SCRATCH"' EXIT
+export CACHE=$SCRATCH/cache
+PASSED=0
+FAILED=0
+
+check() {
+	local what=$1
+	shift
+	if "$@"; then
+		printf 'ok    %s\n' "$what"
+		PASSED=$((PASSED + 1))
+	else
+		printf 'FAIL  %s\n' "$what"
+		sed -n 1,5p "$SCRATCH/out" 2>/dev/null | sed 's/^/      /'
+		FAILED=$((FAILED + 1))
+	fi
+}
+
+# rc WANT COMMAND...: COMMAND (in the repository) exits WANT; output in out
+rc() {
+	local want=$1 got=0
+	shift
+	(cd "$REPO_DIR" && "$@") >"$SCRATCH/out" 2>&1 </dev/null || got=$?
+	[[ $got == "$want" ]]
+}
+
+says() {
+	grep -qF -- "$1" "$SCRATCH/out"
+}
+
+# results_state: the tracked and untracked files under results/, with hashes
+results_state() {
+	git -C "$REPO_DIR" status --porcelain --untracked-files=all --ignored -- results
+}
+
+# copy_run RUN DIR: a run "made here": RUN's tracked files at DIR
+copy_run() {
+	mkdir -p "$2"
+	git -C "$REPO_DIR" ls-files -z "$1" | tar -C "$REPO_DIR" --null -T - -cf - | tar -C "$2" --strip-components=2 -xf -
+}
+
+# record DIR...: bench/results.sh's record_run of each DIR, in order
+record() {
+	# shellcheck source=bench/lib.sh
+	. bench/lib.sh
+	# shellcheck source=bench/results.sh
+	. bench/results.sh
+	local d
+	for d in "$@"; do record_run "$d"; done
+}
+
+# default_is DIR: the directory make plots uses without RESULTS
+default_is() {
+	[[ $(bench/runs-made.sh target plots) == "$1" ]]
+}
+
+main() {
+	local committed made older before
+	committed=$(git -C "$REPO_DIR" ls-files 'results/*/report.md' | sed -n '$s,/report\.md$,,p')
+	[[ -n $committed ]] || { echo "no committed run with a report" >&2; exit 2; }
+	before=$(results_state)
+
+	check "no run made here: make plots exits 2" rc 2 make -s plots
+	check "  ... and says RESULTS is needed" says 'RESULTS is not set and no run was made on this machine yet'
+	check "  ... make disasm too" rc 2 make -s disasm
+	check "a bad RESULTS: exit 2" rc 2 make -s report RESULTS=results/no-such-run
+	check "  ... it names it" says "RESULTS='results/no-such-run' is not a results directory"
+
+	# runs made here are recorded by bench/results.sh (write_meta and the
+	# drivers call record_run); the newest one that still exists is used
+	made=$SCRATCH/made/new-run
+	older=$SCRATCH/made/older-run
+	copy_run "$committed" "$older"
+	copy_run "$committed" "$made"
+	copy_run "$committed" "$SCRATCH/made/gone"
+	check "record_run lists a run in CACHE/runs-made" \
+		rc 0 record "$older" "$made" "$SCRATCH/made/gone"
+	rm -rf "$SCRATCH/made/gone"
+	check "the default is the newest run made here that still exists" \
+		rc 0 default_is "$made"
+	check "make report with no RESULTS writes into the run made here" rc 0 make -s report
+	check "  ... its report.md is new" test "$made/report.md" -nt "$older/report.md"
+
+	check "make report RESULTS=<committed run>/ exits 0" rc 0 make -s report RESULTS="$committed/"
+	check "  ... it says it works on a copy" says "is a committed run, which make never writes into: working on a copy, $CACHE/copies/${committed##*/}"
+	check "  ... the copy has the report" test -s "$CACHE/copies/${committed##*/}/report.md"
+	check "  ... and results/ is unchanged" test "$(results_state)" == "$before"
+	printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
+	[[ $FAILED == 0 ]]
+}
+
+main "$@"
