@@ -109,6 +109,21 @@ without_counts() {
 	awk '/^=== gcov-counts ===$/ { skip = 1 } !skip; /^=== end ===$/ { skip = 0 }' "$1"
 }
 
+# capture_test_boots INFO: the counts of every boot run_guest_tests made
+# (the shared one, and one per test declaring OWN_BOOT=1), summed.
+capture_test_boots() {
+	local info=$1 log n=0 adds=()
+	for log in "$CACHE/test-runs/$COVERAGE_CONFIG/result.log" \
+		"$(own_boot_dir "$COVERAGE_CONFIG")"/*/result.log; do
+		[[ -f $log ]] || continue
+		n=$((n + 1))
+		capture "$log" "$info.$n"
+		adds+=(--add-tracefile "$info.$n")
+	done
+	lcov --quiet "${LCOV_RC[@]}" "${adds[@]}" --output-file "$info"
+	rm -f "$info".[0-9]*
+}
+
 main() {
 	local dir status=0 fuzz_out accel tests_pass
 	check_args "$@"
@@ -123,7 +138,7 @@ main() {
 		log "coverage: a guest test failed (see $dir/tests.txt)"
 		status=1
 	fi
-	capture "$CACHE/test-runs/$COVERAGE_CONFIG/result.log" "$dir/tests.info"
+	capture_test_boots "$dir/tests.info"
 
 	fuzz_out=$CACHE/coverage-runs/fuzz-$(date +%Y%m%d-%H%M%S)
 	FUZZ_CONFIG=$COVERAGE_CONFIG FUZZ_OUT=$fuzz_out "$BENCH_DIR/fuzz.sh" || status=1

@@ -24,7 +24,7 @@ shopt -s inherit_errexit
 
 IMAGE_DIR=$CACHE/images
 GUEST_BINARIES=(/usr/bin/fio /usr/bin/perf /usr/sbin/xfs_io /usr/sbin/dmsetup /bin/kmod /usr/bin/jq)
-GUEST_TOOLS=(blkio ewrite kpeek eifuzz clockio)
+GUEST_TOOLS=(blkio ewrite kpeek eifuzz clockio eistress)
 
 # Pack directory $1 into the newc cpio archive $2, owned by root.
 pack_cpio() {

@@ -164,15 +164,69 @@ run_lab_tests() {
 	fi
 }
 
-# run_guest_tests CONFIG: boot once, run every test, report each.
+# own_boot TEST: TEST declares OWN_BOOT=1 (a line of its file, read here,
+# not run): it gets a boot of its own.  Some reports come once per boot (a
+# WARN_ONCE, KASAN's first report, lockdep turning itself off), so a test
+# that must see one cannot share its boot with tests that may spend it.
+own_boot() {
+	grep -qx 'OWN_BOOT=1' "$TESTS_DIR/block/$1"
+}
+
+# selected_tests: the guest tests to run, TESTS or every one, in order.
+selected_tests() {
+	local t names
+	if [[ -n ${TESTS:-} ]]; then
+		read -ra names <<<"$TESTS"
+		printf '%s\n' "${names[@]}"
+		return
+	fi
+	for t in "$TESTS_DIR"/block/[0-9]*; do
+		[[ $t == *.out ]] || printf '%s\n' "${t##*/}"
+	done
+}
+
+# own_boot_dir CONFIG: where the runs of the tests with a boot of their
+# own go, one directory each (bench/coverage.sh reads them too).
+own_boot_dir() {
+	printf '%s/test-runs/%s-own\n' "$CACHE" "$1"
+}
+
+# run_guest_tests CONFIG: boot once for the tests that share a boot, then
+# once for each test that declares OWN_BOOT=1; report each test.
 run_guest_tests() {
-	local cfg=$1
-	local out=$CACHE/test-runs/$cfg status=0 gate line name verdict detail t
+	local cfg=$1 name
+	local -a shared=() own=()
+	rm -rf "$(own_boot_dir "$cfg")"
+	while read -r name; do
+		if [[ ! -f $TESTS_DIR/block/$name || $name == *.out ]]; then
+			result "$cfg/$name" FAIL "(no such test)"
+		elif own_boot "$name"; then
+			own+=("$name")
+		else
+			shared+=("$name")
+		fi
+	done < <(selected_tests)
+	[[ ${#shared[@]} -eq 0 ]] || guest_boot "$cfg" "$CACHE/test-runs/$cfg" "${shared[@]}"
+	for name in "${own[@]}"; do
+		guest_boot "$cfg" "$(own_boot_dir "$cfg")/$name" "$name"
+	done
+}
+
+# guest_boot CONFIG OUT TEST...: boot CONFIG once into OUT, run the TESTs
+# in order, report each.  GUEST_ENV="K=V ..." gives the tests more
+# variables (tests/mutants/run.sh: STRESS_PROGRESS=1).
+guest_boot() {
+	local cfg=$1 out=$2 status=0 gate line name verdict detail alone='' what kv
 	local -A reported=()
+	local -a envs=()
+	shift 2
+	for kv in ${GUEST_ENV:-}; do envs+=(-e "$kv"); done
+	what="$# tests"
+	[[ $# -ne 1 ]] || { alone="$1: "; what="$1 alone"; }
 	gate=$(gate_site "$(kernel_build_dir "$cfg")" || true)
-	log "tests: booting $cfg (gate site ${gate:-none})"
+	log "tests: booting $cfg for $what (gate site ${gate:-none})"
 	"$BENCH_DIR/run-guest" -c "$cfg" -s 2 -t "$TEST_TIMEOUT" -o "$out" \
-		-f "$TESTS_DIR" -e "BENCH_GATE_ADDR=$gate" -e "TESTS=${TESTS:-}" \
+		-f "$TESTS_DIR" -e "BENCH_GATE_ADDR=$gate" -e "TESTS=$*" "${envs[@]}" \
 		"$TESTS_DIR/guest/run-tests.sh" || status=$?
 	while IFS= read -r line; do
 		if [[ $line =~ ^TEST\ ([^ ]+)\ (PASS|FAIL|SKIP)\ ?(.*)$ ]]; then
@@ -183,14 +237,11 @@ run_guest_tests() {
 			printf '%s\n' "$line"
 		fi
 	done <"$out/result.log"
-	for t in "$TESTS_DIR"/block/[0-9]*; do
-		name=${t##*/}
-		[[ $name == *.out ]] && continue
-		[[ -n ${TESTS:-} && " $TESTS " != *" $name "* ]] && continue
+	for name in "$@"; do
 		[[ -n ${reported[$name]:-} ]] || result "$cfg/$name" FAIL "(not run: boot ended early)"
 	done
 	if [[ $status != 0 ]]; then
-		result "$cfg/boot" FAIL "$(sed -n 's/^verdict=//p' "$out/meta")"
+		result "$cfg/boot" FAIL "$alone$(sed -n 's/^verdict=//p' "$out/meta")"
 	fi
 }
 

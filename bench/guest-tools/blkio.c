@@ -4,7 +4,7 @@
  * the syscall returned by name ("ok", "EIO", "ENOLINK", ...), so tests can
  * check exactly what an injected status turns into.
  *
- *   blkio [-N] [-n COUNT] OP DEV OFFSET LEN
+ *   blkio [-N] [-n COUNT [-l]] OP DEV OFFSET LEN
  *
  * OP is read or write (O_DIRECT pread/pwrite; with -N preadv2/pwritev2 with
  * RWF_NOWAIT, so the bio carries REQ_NOWAIT), discard (BLKDISCARD), wzero
@@ -14,7 +14,8 @@
  * and LEN are ignored), or addpart (BLKPG: add partition 1 over the range,
  * for disks without a partition table).  OFFSET and LEN are
  * bytes.  With -n the I/O is repeated COUNT times and one line per result
- * kind is printed as "NAME COUNT", sorted by name.
+ * kind is printed as "NAME COUNT", sorted by name; with -l as well, each
+ * result's name on a line of its own instead, in the order of the I/Os.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -112,7 +113,7 @@ static int by_name(const void *a, const void *b)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: blkio [-N] [-n COUNT] OP DEV OFFSET LEN\n");
+	fprintf(stderr, "usage: blkio [-N] [-n COUNT [-l]] OP DEV OFFSET LEN\n");
 	exit(2);
 }
 
@@ -120,15 +121,17 @@ int main(int argc, char **argv)
 {
 	struct tally tally[MAX_KINDS];
 	unsigned long count = 1, i;
-	int nkinds = 0, fd, err, opt;
+	int nkinds = 0, fd, err, opt, list = 0;
 	uint64_t off, len;
 	void *buf = NULL;
 
-	while ((opt = getopt(argc, argv, "Nn:")) != -1) {
+	while ((opt = getopt(argc, argv, "Nn:l")) != -1) {
 		if (opt == 'N')
 			rw_flags = RWF_NOWAIT;
 		else if (opt == 'n')
 			count = strtoul(optarg, NULL, 0);
+		else if (opt == 'l')
+			list = 1;
 		else
 			usage();
 	}
@@ -157,11 +160,14 @@ int main(int argc, char **argv)
 		err = do_io(argv[optind], fd, off, len, buf);
 		if (err < 0)
 			usage();
-		count_result(tally, &nkinds, err);
+		if (list)
+			printf("%s\n", errname(err));
+		else
+			count_result(tally, &nkinds, err);
 	}
-	if (count == 1) {
+	if (!list && count == 1) {
 		printf("%s\n", errname(tally[0].err));
-	} else {
+	} else if (!list) {
 		qsort(tally, nkinds, sizeof(tally[0]), by_name);
 		for (i = 0; i < (unsigned long)nkinds; i++)
 			printf("%s %lu\n", errname(tally[i].err), tally[i].count);

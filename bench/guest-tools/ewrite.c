@@ -13,6 +13,9 @@
  *                            of the write failing (fail-nth: failslab makes
  *                            that allocation fail); prints the result and
  *                            ", not reached" when the write had fewer points
+ *   ewrite -r FILE STRING    write STRING again and again through one open
+ *                            file until a write fails, and print that
+ *                            write's errno (EIO once debugfs removed FILE)
  */
 /* for MAP_ANONYMOUS */
 #define _DEFAULT_SOURCE
@@ -31,7 +34,7 @@ int main(int argc, char **argv)
 	char *fill = NULL;
 	size_t len = 0;
 	ssize_t ret;
-	int fd, nth_fd = -1;
+	int fd, nth_fd = -1, repeat = 0;
 	const char *nth = NULL;
 	char left[16] = "";
 
@@ -56,12 +59,17 @@ int main(int argc, char **argv)
 		path = argv[3];
 		data = argv[4];
 		len = strlen(data);
+	} else if (argc == 4 && !strcmp(argv[1], "-r")) {
+		repeat = 1;
+		path = argv[2];
+		data = argv[3];
+		len = strlen(data);
 	} else if (argc == 3) {
 		path = argv[1];
 		data = argv[2];
 		len = strlen(data);
 	} else {
-		fprintf(stderr, "usage: ewrite FILE STRING | -z FILE | -s SIZE FILE | -f FILE | -n N FILE STRING\n");
+		fprintf(stderr, "usage: ewrite FILE STRING | -z FILE | -s SIZE FILE | -f FILE | -n N FILE STRING | -r FILE STRING\n");
 		return 2;
 	}
 
@@ -81,7 +89,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	ret = write(fd, data, len);
+	do
+		ret = write(fd, data, len);
+	while (repeat && ret >= 0);
 	printf("%s", ret < 0 ? errname(errno) : "ok");
 	/* fail-nth reads 0 once the fault was injected, else what is left. */
 	if (nth_fd >= 0 && pread(nth_fd, left, sizeof(left) - 1, 0) > 0 && atoi(left))

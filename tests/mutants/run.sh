@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Mutation runs: each mutant in tests/mutants/list is the series plus one
+# patch that plants a bug a reviewer fears.  It is built as a variant of
+# MUTANT_CONFIG (SERIES= a copy of patches/ plus the mutant, as
+# bench/compare-series.sh builds a series), booted once for each of its
+# tests alone, and is "killed" when the first of them fails.  Not part of
+# make test: a build and a few boots per mutant.
+#
+#   tests/mutants/run.sh [-o DIR] [MUTANT...]     (default: every mutant listed)
+#
+# Settings: MUTANT_CONFIG (default debug); KEEP_BUILDS=1 keeps the mutants'
+# build (one variant root, $CACHE/variants/mutants, shared by every mutant
+# so that each rebuilds only what it changes; else removed at the end).
+# Output: DIR (default results/<date>-mutants): summary.md (a table: mutant,
+# test, result, what the test printed or the kernel reported), and for each
+# mutant and test the runner's lines (MUTANT.TEST.txt) and the console's
+# kernel-report and stress-progress lines (MUTANT.TEST.console).  Exit
+# status 0 when every mutant was killed and "none" passed, 1 otherwise.
+set -euo pipefail
+shopt -s inherit_errexit
+
+MUTANTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# run_guest_tests and own_boot, and bench/lib.sh with them.
+# shellcheck source=tests/run.sh
+. "$MUTANTS_DIR/../run.sh"
+
+MUTANT_CONFIG=${MUTANT_CONFIG:-debug}
+MUTANTS_ROOT=$CACHE/variants/mutants
+SPLAT_ERE="$(cat "$BENCH_DIR/guest/kernel-report.ere")"
+
+usage() {
+	sed -n 's/^#   \(tests\/mutants\/run.sh .*\)/usage: \1/p' "$0" >&2
+	exit 2
+}
+
+# mutant_tests MUTANT: its tests, from the list.
+mutant_tests() {
+	awk -v m="$1" '$1 == m { for (i = 2; i <= NF; i++) print $i }' "$MUTANTS_DIR/list"
+}
+
+all_mutants() {
+	awk '!/^#/ && NF { print $1 }' "$MUTANTS_DIR/list"
+}
+
+# series_dir MUTANT: a series directory (patches/ and the mutant last) for
+# SERIES=, in the cache; "none" is patches/ itself.
+series_dir() {
+	local m=$1 dir p
+	if [[ $m == none ]]; then
+		printf '%s\n' "$REPO_DIR/patches"
+		return
+	fi
+	dir=$CACHE/mutants/$m
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	: >"$dir/series"
+	while read -r p; do
+		cp "$p" "$dir/"
+		basename "$p" >>"$dir/series"
+	done < <(series_patches "$REPO_DIR/patches")
+	cp "$MUTANTS_DIR/$m.patch" "$dir/"
+	printf '%s.patch\n' "$m" >>"$dir/series"
+	printf '%s\n' "$dir"
+}
+
+# boot_dir TEST: where run_guest_tests left the boot that ran TEST alone.
+boot_dir() {
+	if own_boot "$1"; then
+		printf '%s/%s\n' "$(own_boot_dir "$MUTANT_CONFIG")" "$1"
+	else
+		printf '%s/test-runs/%s\n' "$CACHE" "$MUTANT_CONFIG"
+	fi
+}
+
+# how FILE CONSOLE: one line on what the test saw: its new output lines
+# (the diff's + lines), else the runner's detail, and the last progress
+# line of a stress run.
+how() {
+	local txt=$1 console=$2 plus detail progress
+	plus=$(sed -n 's/^    +\([^+].*\)$/\1/p' "$txt" | paste -sd';' - | sed 's/;/; /g')
+	detail=$(sed -n "s|^$MUTANT_CONFIG/[^ ]* *FAIL *||p" "$txt" | paste -sd';' - | sed 's/;/; /g')
+	progress=$(grep -o 'eistress: iteration [0-9]* of [0-9]*' "$console" | tail -n 1 || true)
+	printf '%s%s\n' "${plus:-$detail}" "${progress:+ (console: $progress done)}"
+}
+
+# run_mutant MUTANT OUT: build the mutant, run each of its tests alone.
+run_mutant() {
+	local m=$1 out=$2 series t txt verdict first=1 killed
+	series=$(series_dir "$m")
+	export SERIES=$series
+	resolve_variant
+	# Every mutant builds in one variant root: its tree is synced to the
+	# mutant's series by content, so make rebuilds only the files the
+	# mutant changes (not the whole kernel, as a root per series would).
+	[[ $m == none ]] || export VARIANT_ROOT=$MUTANTS_ROOT
+	log "mutant $m: building $MUTANT_CONFIG (SERIES=$series)"
+	"$BENCH_DIR/kernel.sh" build "$MUTANT_CONFIG" >"$out/$m.build.log" 2>&1 ||
+		die_with_log "mutant $m: the build failed" "$out/$m.build.log"
+	while read -r t; do
+		txt=$out/$m.$t.txt
+		log "mutant $m: $t"
+		TESTS=$t GUEST_ENV=STRESS_PROGRESS=1 run_guest_tests "$MUTANT_CONFIG" >"$txt" 2>>"$out/$m.build.log" || true
+		{ grep -E "$SPLAT_ERE|Kernel panic" "$(boot_dir "$t")/console.log" | head -n 5
+			grep -o 'eistress: iteration [0-9]* of [0-9]*' "$(boot_dir "$t")/console.log" | tail -n 1
+		} >"$out/$m.$t.console" || true
+		verdict=$(grep -q ' FAIL' "$txt" && echo FAIL || echo PASS)
+		printf '| %s | %s | %s | %s |\n' "$m" "$t" "$verdict" "$(how "$txt" "$out/$m.$t.console")" >>"$out/summary.md"
+		if [[ $first == 1 ]]; then
+			killed=$verdict
+			first=0
+		fi
+	done < <(mutant_tests "$m")
+	[[ $m == none ]] || rm -rf "$CACHE/mutants/$m"
+	unset SERIES
+	resolve_variant
+	# The series itself must pass; a mutant must fail its first test.
+	[[ ($m == none && $killed == PASS) || ($m != none && $killed == FAIL) ]]
+}
+
+main() {
+	local out="" m bad=0 opt
+	local -a mutants
+	while getopts 'o:h' opt; do
+		case $opt in
+		o) out=$OPTARG ;;
+		*) usage ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	if [[ $# -gt 0 ]]; then mutants=("$@"); else mapfile -t mutants < <(all_mutants); fi
+	for m in "${mutants[@]}"; do
+		[[ -n $(mutant_tests "$m") ]] || die "unknown mutant '$m' (valid: $(all_mutants | one_line))"
+		[[ $m == none || -f $MUTANTS_DIR/$m.patch ]] || die "mutant $m: no $MUTANTS_DIR/$m.patch"
+	done
+	out=${out:-$REPO_DIR/results/$(date +%Y%m%d)-mutants}
+	mkdir -p "$out"
+	[[ -f $out/summary.md ]] || printf '| mutant | test | result | what the test printed, or the kernel reported |\n|---|---|---|---|\n' >"$out/summary.md"
+	for m in "${mutants[@]}"; do
+		if run_mutant "$m" "$out"; then
+			log "mutant $m: as expected"
+		else
+			log "mutant $m: NOT as expected (see $out/summary.md)"
+			bad=1
+		fi
+	done
+	[[ ${KEEP_BUILDS:-0} == 1 ]] || rm -rf "$MUTANTS_ROOT"
+	cat "$out/summary.md"
+	return "$bad"
+}
+
+main "$@"
