@@ -1,0 +1,40 @@
+# shellcheck shell=bash
+# Reading a plan, the file bench/plan/resolve writes: KEY=VALUE a line,
+# "#" comments.  A value runs to the end of its line and is taken as it
+# is: the plan is never sourced or evaluated, so nothing in a value (a
+# quote, a $, a glob) can run or expand.
+#
+# Sourcing this file defines functions and nothing else.
+#   plan_load FILE        every KEY into the associative array PLAN; 2 on
+#                         a file that is not a plan
+#   plan_get FILE KEY     one value on stdout; 1 when KEY is not there
+
+plan_load() {
+	local file=$1 line key n=0
+	declare -gA PLAN=()
+	if [[ ! -f $file || ! -r $file ]]; then
+		printf 'error: plan %s: no such file (bench/plan/resolve writes one)\n' "$file" >&2
+		return 2
+	fi
+	while IFS= read -r line || [[ -n $line ]]; do
+		n=$((n + 1))
+		[[ -n $line && $line != \#* ]] || continue
+		key=${line%%=*}
+		if [[ $line != *=* || ! $key =~ ^[A-Z][A-Z0-9_]*$ ]]; then
+			printf 'error: plan %s:%d: not KEY=VALUE: %s\n' "$file" "$n" "$line" >&2
+			return 2
+		fi
+		PLAN[$key]=${line#*=}
+	done <"$file"
+	# the format this reader knows; bench/lib/settings.sh writes it
+	if [[ ${PLAN[PLAN_VERSION]:-} != 1 ]]; then
+		printf 'error: plan %s: PLAN_VERSION is %s, want 1 (resolve it again)\n' "$file" "${PLAN[PLAN_VERSION]:-missing}" >&2
+		return 2
+	fi
+}
+
+plan_get() {
+	awk -v k="$2" '
+		index($0, k "=") == 1 { v = substr($0, length(k) + 2); f = 1 }
+		END { if (f) print v; exit !f }' "$1"
+}
