@@ -1017,6 +1017,19 @@ st_plan_lines() {
 		fi
 	done
 	printf '%s\n' "${ST_DERIVED[@]}"
+	[[ $ST_DRIVER != views ]] || st_plan_views
+}
+
+# st_plan_views: the recipe of each view VIEWS names, VIEW_NAME_KEY=VALUE,
+# so that the plan alone says how each view's boots run.
+st_plan_views() {
+	local v k up
+	for v in ${ST_VAL[VIEWS]}; do
+		up=${v^^}
+		for k in DESCRIPTION GUEST CPUS CONFIGS STATES WORKLOADS ROW_PREFIX COUNT PARSERS NEEDS; do
+			printf 'VIEW_%s_%s=%s\n' "${up//-/_}" "$k" "${ST_VIEW[$v:$k]:-${ST_DEFAULT[$k]:-}}"
+		done
+	done
 }
 
 # settings_write_plan FILE: the plan, written whole or not at all.  Never
