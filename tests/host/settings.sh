@@ -203,6 +203,8 @@ GOOD=$(
 0|ACCEL=tcg-icount|$M per-patch
 0|CONFIGS=peers|$M peers
 0|THRESHOLD=0.5|$M compare-series THRESHOLD=0.5
+0|VIEW_LAYOUT_CONFIGS=off off-layout|$M views VIEWS=layout
+0|VIEW_MQ_GUEST=view-mq|$M views VIEWS=mq
 0|RESULTS=__S__/made/run|printf '%s\n' $S/made/run >$S/made/runs-made && CACHE=$S/made $R plots
 ROWS_END
 )
@@ -308,6 +310,31 @@ check_every_driver() {
 	done
 }
 
+# Each view's job file names a guest script that exists, fio workloads
+# where its parsers read fio, and states the guest knows.
+check_view_files() {
+	local f v guest parsers w st workloads states
+	for f in "$REPO"/bench/plan/views/*.job; do
+		v=$(basename "$f" .job)
+		guest=$(sed -n 's/^GUEST *= *//p' "$f")
+		parsers=$(sed -n 's/^PARSERS *= *//p' "$f")
+		read -r -a workloads <<<"$(sed -n 's/^WORKLOADS *= *//p' "$f")"
+		read -r -a states <<<"$(sed -n 's/^STATES *= *//p' "$f")"
+		check "view $v: its guest script bench/guest/$guest.sh exists" test -f "$REPO/bench/guest/$guest.sh"
+		if [[ " $parsers " == *" fio "* ]]; then
+			for w in "${workloads[@]}"; do
+				check "view $v: workload $w is a fio job" test -f "$REPO/bench/fio/$w.fio"
+			done
+		fi
+		for st in "${states[@]}"; do
+			check "view $v: state $st is a state or one its guest sets up" bash -c '
+				. "$1/bench/lib/catalog.sh"
+				catalog_is_state "$2" || grep -qE "(^|[[:space:]|])$2[[:space:]]*[|)]|= *$2[]; ]" "$1"/bench/guest/views-fio.sh "$1/bench/guest/$3.sh"
+			' _ "$REPO" "$st" "$guest"
+		done
+	done
+}
+
 check_help() {
 	local out got=0
 	out=$(cd "$S/home" && "$REPO/bench/plan/resolve" -h) || got=$?
@@ -326,6 +353,7 @@ main() {
 	check_no_side_effects
 	check_plan_roundtrip
 	check_every_driver
+	check_view_files
 	check_help
 	check "the repository is as it was" test "$(git -C "$REPO" status --porcelain 2>/dev/null || true)" == "$status_before"
 	finish
