@@ -38,17 +38,6 @@ st_init() {
 	catalog_dir ST_REPO repo
 	CATALOG_REPO=$ST_REPO
 	st_load_registry
-	ST_MINE=()
-}
-
-# st_path WHAT: where a catalog or the resolver's own files live.
-st_path() {
-	catalog_path "$1"
-}
-
-# st_dir VAR WHAT: the same into VAR, without a subshell.
-st_dir() {
-	catalog_dir "$@"
 }
 
 # st_driver_known: some setting is read by ST_DRIVER.
@@ -202,8 +191,10 @@ st_user_names() {
 # Other names in the environment are left alone.
 st_check_names() {
 	local n origin like
-	local -a mine=("${ST_MINE[@]}")
-	for n in "${!ST_ORIGIN[@]}"; do
+	local -a mine=("${ST_MINE[@]}") names
+	# in name order, so that the same input gives the same messages
+	mapfile -t names < <(printf '%s\n' "${!ST_ORIGIN[@]}" | LC_ALL=C sort)
+	for n in "${names[@]}"; do
 		origin=${ST_ORIGIN[$n]}
 		! st_reads "$n" || continue
 		if [[ -n ${ST_OLDOF[$n]:-} ]] && st_reads "${ST_OLDOF[$n]}"; then
@@ -300,7 +291,7 @@ st_layers() {
 	local n drv job jobs
 	# shellcheck disable=SC2034 # filled by st_read_job, by name
 	local -A st_drv=() st_default=() st_job=()
-	st_dir drv drivers
+	catalog_dir drv drivers
 	drv+=/$ST_DRIVER.job
 	[[ ! -f $drv ]] || st_read_job "$drv" driver st_drv
 	for n in ${st_drv[FIXED]:-}; do
@@ -316,7 +307,7 @@ st_layers() {
 		[[ -z ${st_drv[JOB_FILE]:-} ]] || { ST_VAL[JOB_FILE]=${st_drv[JOB_FILE]}; ST_FROM[JOB_FILE]=${st_drv[JOB_FILE@]}; }
 		st_user_value JOB_FILE
 		if st_check JOB_FILE; then
-			st_dir jobs jobs
+			catalog_dir jobs jobs
 			st_read_job "$jobs/default.job" matrix st_default
 			st_apply st_default
 			job=${ST_VAL[JOB_FILE]}
@@ -567,7 +558,7 @@ st_view_states_all() {
 # canonical value is the file's absolute path.
 st_check_jobfile() {
 	local n=$1 v=$2 dir
-	st_dir dir jobs
+	catalog_dir dir jobs
 	if catalog_file jobs "$v" .job; then
 		ST_OUT=$dir/$v.job
 	elif [[ $v == *.job && -f $v && -r $v ]]; then
@@ -669,7 +660,7 @@ st_check_ksrc() {
 		*) st_bad "$n" "a file must be a tarball (.tar, .tar.gz, .tar.xz, .tar.bz2, .tar.zst); or give a git checkout or an extracted tree" ;;
 		esac
 	else
-		st_bad "$n" "no such file or directory (give a git checkout, an extracted tree or a tarball; unset it for $(st_path source))"
+		st_bad "$n" "no such file or directory (give a git checkout, an extracted tree or a tarball; unset it for $(catalog_path source))"
 	fi
 	ST_OUT=$v
 }
@@ -928,7 +919,7 @@ st_fill_defaults() {
 		ST_FROM[JOBS]="auto: the host's cores"
 	fi
 	if st_reads SERIES && [[ ${ST_FROM[SERIES]} == "the default" ]]; then
-		ST_VAL[SERIES]=$(st_path series)
+		catalog_dir "ST_VAL[SERIES]" series
 	fi
 	if st_reads KSRC && [[ -z ${ST_VAL[KSRC]} ]]; then
 		ST_DERIVED+=(KSRC_KIND=debian)
