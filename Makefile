@@ -6,6 +6,10 @@
 #                     rules-1, one repeat (bench/jobs/quick.job)
 #   make test         host-side checks, then the functional tests in QEMU
 #                     (builds TEST_CONFIGS: debug on)
+#   make static       the static answer in about a minute: the hot functions'
+#                     code, off against on, from their objects alone (no
+#                     vmlinux, no boot); BASE_CONFIG/NEW_CONFIG, BASE_SERIES/
+#                     NEW_SERIES, BASE_KSRC/NEW_KSRC compare any two
 #   make per-patch    what each patch of SERIES costs, against pristine
 #   make compare-series BASE_SERIES=A NEW_SERIES=B   series against series
 #   make help         every target and variable
@@ -30,7 +34,7 @@ export BENCH_COMMAND := $(strip make $(MAKEOVERRIDES) $(MAKECMDGOALS))
 
 .PHONY: all quick help deps kernels patches-check image shell test bench perf \
 	disasm plots report compare peers views fuzz coverage boot-soak clean-cache \
-	per-patch compare-series
+	per-patch compare-series static
 
 all: deps
 	bench/run-all.sh
@@ -45,13 +49,16 @@ help:
 	@echo "targets:"
 	@echo "  all (default)  quick  test  deps  kernels  patches-check  image  shell"
 	@echo "  bench  perf  disasm  plots  report  compare  peers  views  fuzz  coverage"
-	@echo "  boot-soak  per-patch  compare-series  clean-cache  help"
+	@echo "  boot-soak  per-patch  compare-series  static  clean-cache  help"
 	@echo "  make kernels         build CONFIGS"
 	@echo "  make patches-check   checkpatch and build every prefix of the series"
 	@echo "  make shell           boot CONFIG to a shell on the console"
 	@echo "  make bench, perf     fio per config and state; instruction counts (see -h of"
 	@echo "                       bench/bench.sh and perf-scripts/perf.sh)"
 	@echo "  make disasm          the gate's disassembly into RESULTS/disasm.txt"
+	@echo "  make static          BASE_CONFIG=off NEW_CONFIG=on: the hot functions' code"
+	@echo "                       compared instruction by instruction, from the objects"
+	@echo "                       alone (perf-scripts/static.sh -h; STATIC_CONTEXT=3)"
 	@echo "  make plots, report   figures and report.md for RESULTS"
 	@echo "  make compare         BASE=results/A NEW=results/B: regression table"
 	@echo "  make per-patch       build pristine and every prefix of SERIES, count what"
@@ -75,7 +82,7 @@ help:
 	@echo "  CONFIGS='$(CONFIGS)'   the benchmark matrix (kernels, bench, perf, all)"
 	@echo "  TEST_CONFIGS='$(TEST_CONFIGS)'   what make test boots;  TESTS='001-readback ...'"
 	@echo "  CONFIG=$(CONFIG)   make shell;  RESULTS=$(RESULTS)   plots, report, disasm"
-	@echo "  STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS BOOTS FIO_RUNTIME FIO_RAMP FIO_IOS"
+	@echo "  STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS PLAN_NOISE BOOTS FIO_RUNTIME FIO_RAMP FIO_IOS"
 	@echo "  PLUGIN PERF_RECORD SEED RUN_ID RUN_TIMEOUT PERF_REPEATS GUEST_JOBS   (bench/bench.sh -h)"
 	@echo "  ACCEL=auto|kvm|tcg|tcg-icount   auto: kvm where it works, else tcg-icount"
 	@echo "  BASE NEW THRESHOLD   make compare"
@@ -124,6 +131,9 @@ check-results = @test -n "$(RESULTS)" -a -f "$(results-dir)/summary.csv" || \
 disasm: deps
 	$(check-results)
 	OUT=$(results-dir)/disasm.txt perf-scripts/disasm.sh
+
+static: deps
+	perf-scripts/static.sh $(or $(BASE_CONFIG),off) $(or $(NEW_CONFIG),on)
 
 plots:
 	$(check-results)

@@ -13,14 +13,24 @@
 #               for "perf annotate" runs after every measurement.
 #   kvm, tcg    the host's time and state leak into every number, so each
 #               config and state gets its own fresh boot (BOOTS=per-state),
-#               REPEATS=5 times, in a seeded random order.
+#               REPEATS times, in a seeded random order.  REPEATS=auto
+#               takes the n at which the matrix's gating rows, judged
+#               together (Holm), can show one row 5% slower in 90% of
+#               comparisons at PLAN_NOISE percent noise (bench/stats
+#               README.md); the log says n and the power at 2% and 5%.
 #
-#   bench.sh [-h | --settings | --list | --job ID]
+#   bench.sh [-h | --settings | --list | --job ID | --plan-job ID DIR]
 #     --settings  the settings in effect, NAME=VALUE a line
 #     --list      the boots of the matrix, one job a line: "ID SEQ CONFIG
 #                 REPEAT STATES" (SEQ: its place in the plan)
 #     --job ID    run one job; its piece of results (no summary) goes to
 #                 RESULTS_ROOT/RUN_ID; bench/merge.sh joins the pieces
+#     --plan-job ID DIR   start the piece of --job ID in DIR (plan.txt,
+#                 meta.json) and describe its boot instead of booting:
+#                 DIR/boot.env (SEQ CONFIG REPEAT STATES ACCEL TIMEOUT
+#                 PLUGIN) and DIR/guest.env (the guest's environment),
+#                 KEY=VALUE a line; for a lab that boots the job itself
+#                 (bench/lab/lava-jobs.sh)
 # Settings: the job file JOB_FILE (bench/jobs/NAME.job or a path; default
 # default), each overridden by the environment variable of the same name:
 #   CONFIGS="off on on-nojl nokey"   configs of the matrix
@@ -31,7 +41,9 @@
 #   FIO_RUNTIME=1 FIO_RAMP=200ms (tcg-icount) or 2 and 500ms
 #                                      per workload, in guest seconds
 #   ACCEL=auto|kvm|tcg|tcg-icount      SEED=1  RUN_ID=<date>-<accel>
-#   REPEATS=1 (tcg-icount) or 5        boots per config (per-config) or per row
+#   REPEATS=1 (tcg-icount) or auto     boots per config (per-config) or per row
+#   PLAN_NOISE=1 THRESHOLD=1           kvm/tcg: the noise (sd, percent) REPEATS
+#                                      plans for, the threshold compare uses
 #   GUEST_JOBS=nproc (tcg-icount) or 1 boots at once (icount numbers do not
 #                                      depend on it; kvm and tcg ones would)
 #   BOOTS=per-config|per-state         default: per-config under tcg-icount
@@ -49,22 +61,24 @@ shopt -s inherit_errexit
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-MODE=all JOB_ID=''
+MODE=all JOB_ID='' PLAN_DIR=''
 case ${1:-} in
--h | --help) sed -n '2,45s/^# \{0,1\}//p' "$0"; exit 0 ;;
+-h | --help) sed -n '2,51s/^# \{0,1\}//p' "$0"; exit 0 ;;
 --settings | --list) MODE=${1#--} ;;
 --job) MODE=job JOB_ID=${2:-} ;;
+--plan-job) MODE=job JOB_ID=${2:-} PLAN_DIR=${3:-} ;;
 '') ;;
-*) die "unknown argument '$1' (valid: -h, --settings, --list, --job ID; settings come from the job file and the environment, see bench.sh -h)" ;;
+*) die "unknown argument '$1' (valid: -h, --settings, --list, --job ID, --plan-job ID DIR; settings come from the job file and the environment, see bench.sh -h)" ;;
 esac
-[[ $MODE != job || ($# == 2 && -n $JOB_ID) ]] || die "usage: bench.sh --job ID (bench.sh --list prints the IDs)"
+[[ -z $PLAN_DIR || $# == 3 ]] || die "unexpected argument '$4' after --plan-job ID DIR"
+[[ ${1:-} != --plan-job || -n $PLAN_DIR ]] || die "usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)"
+[[ $MODE != job || -n $PLAN_DIR || ($# == 2 && -n $JOB_ID) ]] || die "usage: bench.sh --job ID (bench.sh --list prints the IDs)"
 [[ $MODE == job || $# -le 1 ]] || die "unexpected argument '$2' after $1"
 [[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
 # shellcheck source=bench/results.sh
 . "$BENCH_DIR/results.sh"
 job_load
 METRICS=(iops lat_ns lat_p50_ns lat_p99_ns lat_p999_ns io_errors)
-COUNTED=count-randread-qd1
 
 check_settings() {
 	local w
@@ -114,44 +128,9 @@ make_plan() {
 		sort -k1,1 | cut -d' ' -f2- | awk '{ print NR, $0 }'
 }
 
-# Workloads of a state, the softirq variants only for off and key-off.
-run_workloads() {
-	local state=$1 w
-	for w in $WORKLOADS; do printf '%s\n' "$w"; done
-	if [[ $state == off || $state == key-off ]]; then
-		for w in $SOFTIRQ_WORKLOADS; do printf '%s-softirq\n' "$w"; done
-	fi
-}
-
-# fio_rows PREFIX FILE: the metrics of one fio result.  Under icount guest
-# time is instructions, so the time per I/O inside fio's job is the
-# instructions per I/O (fio's own start and exit left out).
+# fio_rows PREFIX FILE: the metrics of one fio result (bench/fio-rows.jq).
 fio_rows() {
-	jq -r --arg p "$1" --arg icount "$([[ $ACCEL_USED == tcg-icount ]] && echo 1)" '
-		.jobs[0] as $j | $j.read.clat_ns.percentile as $pc |
-		"\($p),iops,\($j.read.iops)",
-		"\($p),lat_ns,\($j.read.clat_ns.mean)",
-		"\($p),lat_p50_ns,\($pc["50.000000"])",
-		"\($p),lat_p99_ns,\($pc["99.000000"])",
-		"\($p),lat_p999_ns,\($pc["99.900000"])",
-		"\($p),io_errors,\($j.total_err)",
-		(if $icount == "1" then "\($p),insns_per_io,\(1e9 / $j.read.iops)" else empty end)' "$2"
-}
-
-# plugin_rows PREFIX RAW STATE IOS: instructions per call of each counted
-# function over the state's counted fio job.
-plugin_rows() {
-	local p=$1 raw=$2 state=$3 ios=$4 first last f calls insns m
-	read -r first last < <(awk -v s="$state" '$1 == s { print $2, $3 }' "$raw/marks")
-	[[ -n $last ]] || return 0
-	for f in "${HOT_FUNC_LIST[@]}"; do
-		calls=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" entries)
-		insns=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" insns)
-		[[ -n $calls && $calls != 0 ]] || continue
-		printf '%s,%s,%s\n' "$p" "$(plugin_metric "$f")" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
-		[[ $f != submit_bio_noacct_nocheck ]] ||
-			printf '%s,calls_per_io,%s\n' "$p" "$(awk -v a="$calls" -v b="$ios" 'BEGIN { printf "%.4f", a / b }')"
-	done
+	jq -r --arg p "$1" --arg icount "$([[ $ACCEL_USED == tcg-icount ]] && echo 1)" -f "$BENCH_DIR/fio-rows.jq" "$2"
 }
 
 # csv_rows SEQ CONFIG REPEAT STATES RAW STATUS: runs.csv rows of one boot.
@@ -172,7 +151,7 @@ csv_rows() {
 		f=$raw/fio-$state-$COUNTED
 		ios=$(jq -r '.jobs[0].read.total_ios' "$f" 2>/dev/null || echo 0)
 		if [[ $status == 0 && $ios =~ ^[1-9][0-9]*$ && -f $raw/plugin.txt ]]; then
-			plugin_rows "$seq,$cfg,$state,$COUNTED,$rep,ok" "$raw" "$state" "$ios"
+			hot_func_rows "$seq,$cfg,$state,$COUNTED,$rep,ok" "$raw" "$state" "$ios"
 		else
 			printf '%s,%s,%s,%s,%s,failed,insns_per_call,\n' "$seq" "$cfg" "$state" "$COUNTED" "$rep"
 		fi
@@ -188,21 +167,32 @@ plugin_args() {
 	printf '%s\n' -p "$PLUGIN_SO,ranges=$raw/ranges.txt,out=$raw/plugin.txt,mark=$mark"
 }
 
+# boot_env STATES REPEAT CONFIG: the guest's environment of one boot,
+# KEY=VALUE a line (run-guest -e; a lab's job carries the same).
+boot_env() {
+	printf '%s\n' "STATES=${1//,/ }" "WORKLOADS=$WORKLOADS" "SOFTIRQ_WORKLOADS=$SOFTIRQ_WORKLOADS" \
+		"FIO_RUNTIME=$FIO_RUNTIME" "FIO_RAMP=$FIO_RAMP" "COUNT_IOS=$COUNT_IOS" \
+		"PERF_RECORD=$([[ $2 == 1 ]] && echo "$PERF_RECORD" || echo 0)" \
+		"BENCH_GATE_ADDR=$(gate_site "$(kernel_build_dir "$3")" || true)" \
+		"BENCH_GATE_BRANCH=$(gate_branch "$(kernel_build_dir "$3")")"
+}
+
+# boot_timeout STATES: seconds a boot of STATES may take.
+boot_timeout() {
+	echo $((RUN_TIMEOUT * $(tr , '\n' <<<"$1" | wc -l)))
+}
+
 # one_boot SEQ CONFIG REPEAT STATES DIR: boot, collect, append rows; 1 if failed.
 one_boot() {
-	local seq=$1 cfg=$2 rep=$3 states=$4 dir=$5 raw status=0 gate s nstates
-	local -a extra=()
+	local seq=$1 cfg=$2 rep=$3 states=$4 dir=$5 raw status=0 s kv
+	local -a extra=() envs=()
 	raw=$dir/raw/$(printf '%03d' "$seq")-$cfg-r$rep
 	[[ $BOOTS == per-config ]] || raw+=-$states
 	mkdir -p "$raw"
 	[[ $COUNT_IOS == 0 || $PLUGIN == 0 ]] || mapfile -t extra < <(plugin_args "$cfg" "$raw")
-	gate=$(gate_site "$(kernel_build_dir "$cfg")" || true)
-	nstates=$(tr , '\n' <<<"$states" | wc -l)
-	"$BENCH_DIR/run-guest" -c "$cfg" -a "$ACCEL_USED" -t $((RUN_TIMEOUT * nstates)) -o "$raw/boot" \
-		"${extra[@]}" -f "$BENCH_DIR/fio" -f "$BENCH_DIR/guest/state.sh" \
-		-e "STATES=${states//,/ }" -e "WORKLOADS=$WORKLOADS" -e "SOFTIRQ_WORKLOADS=$SOFTIRQ_WORKLOADS" \
-		-e "FIO_RUNTIME=$FIO_RUNTIME" -e "FIO_RAMP=$FIO_RAMP" -e "COUNT_IOS=$COUNT_IOS" \
-		-e "PERF_RECORD=$([[ $rep == 1 ]] && echo "$PERF_RECORD" || echo 0)" -e "BENCH_GATE_ADDR=$gate" \
+	while IFS= read -r kv; do envs+=(-e "$kv"); done < <(boot_env "$states" "$rep" "$cfg")
+	"$BENCH_DIR/run-guest" -c "$cfg" -a "$ACCEL_USED" -t "$(boot_timeout "$states")" -o "$raw/boot" \
+		"${extra[@]}" -f "$BENCH_DIR/fio" -f "$BENCH_DIR/guest/state.sh" "${envs[@]}" \
 		"$BENCH_DIR/guest/bench-guest.sh" >"$raw/run.log" 2>&1 || status=$?
 	cp "$raw/boot/meta" "$raw/boot-meta"
 	if [[ $status == 0 ]]; then
@@ -248,12 +238,54 @@ choose_boots() {
 		BOOTS=${BOOTS:-per-config} REPEATS=${REPEATS:-1} COUNT_IOS=$FIO_IOS
 		FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms} GUEST_JOBS=${GUEST_JOBS:-$(nproc)}
 	else
-		BOOTS=${BOOTS:-per-state} REPEATS=${REPEATS:-5} COUNT_IOS=0 PERF_RECORD=0
+		BOOTS=${BOOTS:-per-state} COUNT_IOS=0 PERF_RECORD=0
 		FIO_RUNTIME=${FIO_RUNTIME:-2} FIO_RAMP=${FIO_RAMP:-500ms} GUEST_JOBS=${GUEST_JOBS:-1}
+		plan_repeats
 	fi
 	[[ $BOOTS == per-state || ($BOOTS == per-config && $ACCEL_USED == tcg-icount) ]] ||
 		die "BOOTS=$BOOTS: valid are per-state, and per-config under tcg-icount only (a boot's history changes kvm and tcg numbers)"
 	[[ $COUNT_IOS != 0 || -n $WORKLOADS ]] || die "nothing to measure under $ACCEL_USED: WORKLOADS is empty"
+}
+
+# gating_rows: how many gating sampled rows a comparison of two runs of
+# this matrix judges together under kvm/tcg: IOPS per workload of every
+# row, and under kvm the cycles per I/O perf.sh adds per row in make's
+# main job.
+gating_rows() {
+	local cfg state rows=0 k
+	while read -r cfg state; do
+		k=$(run_workloads "$state" | wc -l)
+		rows=$((rows + k))
+		[[ $ACCEL_USED != kvm ]] || rows=$((rows + 1))
+	done < <(matrix_rows)
+	echo "$rows"
+}
+
+# plan_repeats: REPEATS under kvm/tcg.  auto (unset) takes benchstat
+# plan's n; either way the log says what the matrix can show at that n.
+plan_repeats() {
+	local rows plan noise=${PLAN_NOISE:-1} thr=${THRESHOLD:-1} auto=''
+	[[ -n ${REPEATS:-} ]] || auto=' (auto)'
+	[[ $noise =~ ^[0-9]+([.][0-9]+)?$ && $thr =~ ^[0-9]+([.][0-9]+)?$ ]] ||
+		die "PLAN_NOISE=$noise THRESHOLD=$thr: expected numbers (percent)"
+	rows=$(gating_rows)
+	plan=$("$(benchstat_bin)" plan --rows "$rows" --noise "$noise" --threshold "$thr" \
+		${REPEATS:+--repeats "$REPEATS"}) || die "benchstat plan failed"
+	REPEATS_PLAN=$plan
+	REPEATS=${REPEATS:-$(sed -n 's/^n=\([0-9]*\) .*/\1/p' <<<"$plan")}
+	[[ $REPEATS =~ ^[1-9][0-9]*$ ]] || die "benchstat plan said '$plan'"
+	log "bench: REPEATS=$REPEATS$auto under $ACCEL_USED: $(plan_words "$plan")"
+}
+
+# plan_words PLAN: benchstat plan's line for people.
+plan_words() {
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+		END {
+			printf "%s gating rows judged together (Holm), %s%% noise assumed (PLAN_NOISE), threshold %s%%: ", v["rows"], v["noise_pct"], v["threshold_pct"]
+			if (v["reachable"] == "no")
+				printf "UNDERPOWERED: no row can be shown slower at n=%s (n >= %s needed); ", v["n"], v["need"]
+			printf "one row 2%% slower is found with probability %s, 5%% slower %s; an unchanged series passes with %s\n", v["power_2pct"], v["power_5pct"], v["pass_0pct"]
+		}' <<<"$1"
 }
 
 main() {
@@ -287,14 +319,30 @@ main() {
 		mapfile -t boots <"$plan_file"
 	fi
 	log "bench: accelerator $ACCEL_USED, $BOOTS boots"
-	[[ $COUNT_IOS == 0 || $PLUGIN == 0 ]] || PLUGIN_SO=$(plugin_so)
 	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED${JOB_ID:+-$JOB_ID}}
-	dir=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
+	dir=${PLAN_DIR:-${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID}
 	[[ ! -e $dir ]] || die "$dir exists already"
 	mkdir -p "$dir/raw"
 	mv "$plan_file" "$dir/plan.txt"
 	start_meta "$dir"
+	if [[ -n $PLAN_DIR ]]; then
+		rmdir "$dir/raw"
+		plan_boot "$dir" "${boots[0]}"
+		return
+	fi
+	[[ $COUNT_IOS == 0 || $PLUGIN == 0 ]] || PLUGIN_SO=$(plugin_so)
 	run_boots "$dir" "${boots[@]}"
+}
+
+# plan_boot DIR PLAN_LINE: --plan-job's description of the job's boot.
+plan_boot() {
+	local dir=$1 seq cfg rep states
+	read -r seq cfg rep states <<<"$2"
+	printf '%s\n' "SEQ=$seq" "CONFIG=$cfg" "REPEAT=$rep" "STATES=$states" "ACCEL=$ACCEL_USED" \
+		"TIMEOUT=$(boot_timeout "$states")" "PLUGIN=$([[ $COUNT_IOS != 0 && $PLUGIN == 1 ]] && echo 1 || echo 0)" \
+		>"$dir/boot.env"
+	boot_env "$states" "$rep" "$cfg" >"$dir/guest.env"
+	printf '%s\n' "$dir"
 }
 
 # start_meta DIR: meta.json; a job's piece names its job and the build
@@ -302,7 +350,7 @@ main() {
 start_meta() {
 	local dir=$1 all=$CONFIGS
 	[[ $MODE != job ]] || CONFIGS=${JOB_ID%%.*}
-	write_meta "$dir" "$ACCEL_USED" "$BENCH_COMMAND" "REPEATS=$REPEATS" "SEED=$SEED" \
+	write_meta "$dir" "$ACCEL_USED" "$BENCH_COMMAND" "REPEATS=$REPEATS" "REPEATS_PLAN=${REPEATS_PLAN:-}" "SEED=$SEED" \
 		"FIO_RUNTIME=$FIO_RUNTIME" "FIO_RAMP=$FIO_RAMP" "WORKLOADS=$WORKLOADS" \
 		"SOFTIRQ_WORKLOADS=$SOFTIRQ_WORKLOADS" "BOOTS=$BOOTS" "FIO_IOS=$COUNT_IOS" "PLUGIN=$PLUGIN" \
 		"JOB_FILE=$(basename "$(job_file_path "${JOB_FILE:-default}")")"
@@ -356,6 +404,9 @@ run_boots() {
 	[[ $JOB_PLAN != "$dir/job-plan" ]] || rm -f "$JOB_PLAN"*
 	if [[ $MODE == all ]]; then
 		summarise "$dir"
+		# The code beside the counts: each config against the baseline's.
+		# shellcheck disable=SC2086 # a list of words
+		static_answer "$dir" "${BASELINE%% *}" $CONFIGS
 		log "bench: $dir/summary.csv"
 	fi
 	printf '%s\n' "$dir"

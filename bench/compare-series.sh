@@ -9,27 +9,34 @@
 #                            (default: SERIES, else patches/)
 #   BASE_KSRC NEW_KSRC       the source of each side (default: KSRC, else
 #                            Debian's linux-source-6.12)
-#   CONFIGS=on  STATES="key-off key-on-other"  WORKLOADS=randread-qd1
+#   CONFIGS=on  STATES="key-off key-on-other rules-1 rules-1000"
+#                            (the paths of the design: key off, key on with
+#                            no rule on the target disk, one rule and many
+#                            on it, each visited by every I/O)
+#   WORKLOADS=randread-qd1
 #   FIO_RUNTIME=1 FIO_RAMP=200ms FIO_IOS=20000 HOT_FUNCS THRESHOLD=1
 #   RESULTS_ROOT=results  RUN_ID=<date>-compare-series
 # Output: RESULTS_ROOT/RUN_ID/{base,new}/, a run of bench.sh each, and the
-# table on stdout.  Exit status as bench/compare.sh: 0 no regression, 1 a
-# primary metric worse than THRESHOLD percent (an exact count included),
-# 2 broken input.  `make compare-series` runs this, but make
-# reports any failure as 2: gate on this script.
-set -euo pipefail
+# table on stdout.  Exit status as bench/compare.sh, only ever 0, 1 or 2:
+# 0 no regression, 1 a primary metric worse than THRESHOLD percent (any
+# exact count of a HOT_FUNCS function included), 2 broken input or no
+# verdict.  `make compare-series` runs this, but make reports any failure
+# as 2: gate on this script.
+set -eEuo pipefail
 shopt -s inherit_errexit
+# Whatever fails unforeseen is exit 2, never a status of its own.
+trap 'exit 2' ERR
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 case ${1:-} in
--h | --help) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 0 ;;
+-h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
 '') ;;
 *) DIE_STATUS=2 die "unknown argument '$1' (compare-series.sh takes settings from the environment; see -h)" ;;
 esac
 
-export CONFIGS=${CONFIGS:-on} STATES=${STATES:-key-off key-on-other}
+export CONFIGS=${CONFIGS:-on} STATES=${STATES:-key-off key-on-other rules-1 rules-1000}
 export WORKLOADS=${WORKLOADS:-randread-qd1} FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms}
 export FIO_IOS=${FIO_IOS:-20000} SOFTIRQ_WORKLOADS='' REPEATS=1 BOOTS=per-config
 export ACCEL=tcg-icount PERF_RECORD=0 PLUGIN=1

@@ -42,7 +42,7 @@ main() {
 		def status:
 			if .median == null then "ERROR"
 			elif .gates and .verdict == "slower" then "FAIL"
-			elif .gates and (.verdict | IN("same", "within-threshold", "faster", "indistinguishable")) then "PASS"
+			elif .gates and (.verdict | IN("same", "within-threshold", "faster")) then "PASS"
 			else "DONE" end;
 		.meta as $m |
 		($m.RUN_ID) as $run |

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Guest initramfs pieces, under $CACHE/images:
 #
-#   image.sh base            busybox, fio, perf, xfs_io, dmsetup, kmod (with
+#   image.sh base            busybox, fio, perf, xfs_io, dmsetup, kmod, jq (with
 #                            their shared-library closure), our static guest
 #                            tools, gcov-counts and /init: base.cpio
-#   image.sh modules CONFIG  the config's kernel modules: modules-CONFIG.cpio
+#   image.sh modules CONFIG  the config's kernel modules, and for a config
+#                            that can override should_fail_bio() the BPF
+#                            tool failbio made for its build (bench/bpf):
+#                            modules-CONFIG.cpio
 #   image.sh modules-archive ARCHIVE
 #                            the modules of a prebuilt kernel (a tar of the
 #                            modules_install tree, lib/modules/RELEASE):
@@ -20,7 +23,7 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/lib.sh"
 
 IMAGE_DIR=$CACHE/images
-GUEST_BINARIES=(/usr/bin/fio /usr/bin/perf /usr/sbin/xfs_io /usr/sbin/dmsetup /bin/kmod)
+GUEST_BINARIES=(/usr/bin/fio /usr/bin/perf /usr/sbin/xfs_io /usr/sbin/dmsetup /bin/kmod /usr/bin/jq)
 GUEST_TOOLS=(blkio ewrite kpeek eifuzz clockio)
 
 # Pack directory $1 into the newc cpio archive $2, owned by root.
@@ -103,12 +106,20 @@ cmd_base() {
 	log "image: base is $(du -h "$out" | cut -f1)"
 }
 
+# has_failbio BUILD_DIR: the build can run fail-bio.bpf.c.
+has_failbio() {
+	grep -q '^CONFIG_BPF_KPROBE_OVERRIDE=y' "$1/.config"
+}
+
 cmd_modules() {
 	local cfg=$1 build out stamp root
 	build=$(kernel_build_dir "$cfg")
 	out=$(modules_image "$cfg")
 	check_built "$cfg"
 	stamp=$(cat "$build/.blkinject-stamp")
+	if has_failbio "$build"; then
+		stamp+=" failbio-$(cat "$BENCH_DIR"/bpf/* | sha256sum | cut -c1-16)"
+	fi
 	if [[ -f $out && -f $out.hash && $(cat "$out.hash") == "$stamp" ]]; then
 		log "image: modules-$cfg up to date"
 		return
@@ -118,6 +129,10 @@ cmd_modules() {
 	root=$(mktemp -d "$(dirname "$out")/mod.XXXXXX")
 	cp -a "$build/modroot/lib" "$root/lib"
 	find "$root/lib/modules" -maxdepth 2 \( -name build -o -name source \) -type l -delete
+	if has_failbio "$build"; then
+		log "image: building failbio for $cfg"
+		"$BENCH_DIR/bpf/build.sh" "$build" "$root/usr/bin/failbio"
+	fi
 	pack_cpio "$root" "$out"
 	rm -rf "$root"
 	printf '%s\n' "$stamp" >"$out.hash"

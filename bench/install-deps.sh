@@ -8,7 +8,9 @@ PACKAGES=(
 	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
 	patch ccache cpio xz-utils kmod
 	qemu-system-x86 busybox-static fio xfsprogs dmsetup linux-perf
-	gnuplot-nox jq shellcheck libgsl-dev lcov
+	gnuplot-nox jq shellcheck libgsl-dev lcov time
+	lava-dispatcher
+	clang libbpf-dev bpftool
 )
 
 missing_packages() {

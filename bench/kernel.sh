@@ -5,6 +5,9 @@
 #   kernel.sh build CONFIG...        build configs out of tree (O=)
 #   kernel.sh check                  apply, build and checkpatch each prefix
 #   kernel.sh defines TREE SYMBOL    exit 0 when TREE's Kconfig defines SYMBOL
+#   kernel.sh objects CONFIG [OBJ...]  only OBJs of CONFIG: configure, make
+#                                    prepare, compile those the .config
+#                                    builds; print their paths
 #
 # A tree is the pristine source plus a patch list.  When the patch list
 # changes, only files whose content changed are rewritten, so make and
@@ -336,6 +339,83 @@ cmd_check() {
 	log "patches-check: all $n prefixes build, checkpatch clean"
 }
 
+# object_built SRC CONFIG_FILE OBJECT: whether OBJECT's directory Makefile
+# builds it in this .config: a line naming it under obj-y, or under
+# obj-$(CONFIG_X) with X set (a composite's part: the composite's line).
+# (make OBJECT compiles it either way, so this decides what exists.)
+object_built() {
+	local src=$1 config=$2 obj=$3 depth=${4:-0} dir base lines line var sym
+	dir=$(dirname "$obj") base=$(basename "$obj")
+	((depth < 4)) || return 0
+	lines=$(cat "$src/$dir/Makefile" "$src/$dir/Kbuild" 2>/dev/null |
+		sed -e ':a' -e '/\\$/N; s/\\\n/ /; ta' | grep -E "(^|[[:space:]=])${base//./\\.}([[:space:]]|\$)" || true)
+	# No line names it (a generated rule, say): make decides.
+	[[ -n $lines ]] || return 0
+	while read -r line; do
+		var=${line%%[+:]=*}
+		var=${var//[[:space:]]/}
+		if [[ $var =~ \$\((CONFIG_[A-Za-z0-9_]+)\) ]]; then
+			sym=${BASH_REMATCH[1]}
+			grep -Eq "^$sym=(y|m)$" "$config" || continue
+			var=${var/\$\($sym\)/y}
+		fi
+		case $var in
+		obj-y | obj-m | lib-y) return 0 ;;
+		*-y | *-m | *-objs) object_built "$src" "$config" "$dir/${var%-*}.o" $((depth + 1)) && return 0 ;;
+		esac
+	done <<<"$lines"
+	return 1
+}
+
+# cmd_objects CONFIG [OBJECT...]: CONFIG's OBJECTs alone, without vmlinux,
+# for a look at their code (perf-scripts/static.sh).  CONFIG's build
+# directory is configured as build_one does it and prepared (make prepare),
+# unless a finished build or an earlier objects run of the same tree and
+# fragments left it current; then the OBJECTs this .config builds are
+# compiled where missing.  Prints the path of each of those, one a line.
+cmd_objects() {
+	local cfg=$1 tree src out stamp o t0 fresh=0 built=() missing=()
+	shift
+	check_configs "$cfg"
+	tree=$(config_tree "$cfg")
+	cmd_tree "$tree"
+	src=$(tree_dir "$tree")
+	out=$(tree_build_dir "$tree" "$cfg")
+	stamp="$(cat "$src/.blkinject-patches") $(build_inputs_hash "$cfg")"
+	if ! [[ -f $out/.blkinject-stamp && $(cat "$out/.blkinject-stamp") == "$stamp" ]] &&
+		! [[ -f $out/.blkinject-objects && $(cat "$out/.blkinject-objects") == "$stamp" ]]; then
+		t0=$(date +%s)
+		rm -f "$out/.blkinject-objects"
+		log "$cfg: configuring from tinyconfig + common.config + $cfg.config"
+		configure "$src" "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")"
+		verify_config "$src" "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")" ||
+			die "$cfg: .config does not match the fragments (see $out/config.log)"
+		log "$cfg: configured in $(($(date +%s) - t0))s; make prepare"
+		t0=$(date +%s)
+		make -C "$src" O="$out" -j"$JOBS" CC="ccache gcc" prepare >"$out/prepare.log" 2>&1 ||
+			die_with_log "$cfg: make prepare failed" "$out/prepare.log"
+		printf '%s\n' "$stamp" >"$out/.blkinject-objects"
+		log "$cfg: prepared in $(($(date +%s) - t0))s"
+		fresh=1
+	fi
+	for o in "$@"; do
+		object_built "$src" "$out/.config" "$o" || continue
+		built+=("$o")
+		# Freshly configured, make decides what is out of date; else an
+		# object there is current (the stamps cover its sources).
+		[[ $fresh == 0 && -f $out/$o ]] || missing+=("$o")
+	done
+	if [[ ${#missing[@]} -gt 0 ]]; then
+		t0=$(date +%s)
+		make -C "$src" O="$out" -j"$JOBS" CC="ccache gcc" "${missing[@]}" >"$out/objects.log" 2>&1 ||
+			die_with_log "$cfg: compiling ${missing[*]} failed" "$out/objects.log"
+		log "$cfg: compiled ${missing[*]} in $(($(date +%s) - t0))s"
+	fi
+	for o in "${built[@]}"; do
+		printf '%s/%s\n' "$out" "$o"
+	done
+}
+
 # cmd_defines TREE SYMBOL: exit 0 when tree TREE (synced) defines SYMBOL.
 cmd_defines() {
 	cmd_tree "$1" >&2
@@ -350,8 +430,9 @@ main() {
 	build) cmd_build "$@" ;;
 	check) [[ $# -eq 0 ]] || die "usage: kernel.sh check (no arguments)"; cmd_check ;;
 	defines) [[ $# -eq 2 ]] || die "usage: kernel.sh defines TREE CONFIG_SYMBOL"; cmd_defines "$@" ;;
-	-h | --help | help) sed -n '2,17s/^# \{0,1\}//p' "$0" ;;
-	*) die "usage: kernel.sh tree NAME | build [CONFIG...] | check | defines TREE SYMBOL" ;;
+	objects) [[ $# -ge 1 ]] || die "usage: kernel.sh objects CONFIG [OBJECT...]"; cmd_objects "$@" ;;
+	-h | --help | help) sed -n '2,20s/^# \{0,1\}//p' "$0" ;;
+	*) die "usage: kernel.sh tree NAME | build [CONFIG...] | check | defines TREE SYMBOL | objects CONFIG [OBJECT...]" ;;
 	esac
 }
 

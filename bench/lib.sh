@@ -91,7 +91,7 @@ check_built() {
 }
 
 # Injection states bench/guest/state.sh knows; rules-N takes any N >= 1.
-VALID_STATES="off key-off key-on-other rules-N match-chance ei-idle ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust"
+VALID_STATES="off key-off key-on-other rules-N match-chance ei-idle ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust bpf-detached bpf-idle bpf-rule"
 
 check_states() {
 	local s
@@ -116,6 +116,29 @@ check_workloads() {
 }
 
 VALID_ACCELS="auto kvm tcg tcg-icount"
+
+# What every boot of a guest shares, run-guest's and a lab's job's alike:
+# the kernel's command line (nokaslr: System.map addresses hold for the
+# plugin and the gate; panic=-1 with QEMU's -no-reboot ends a panicked
+# guest at once) and the memory a config's guest gets.
+# shellcheck disable=SC2034 # read by run-guest and bench/lab/lava-jobs.sh
+GUEST_CMDLINE="console=ttyS0 loglevel=5 nokaslr panic=-1 oops=panic"
+
+# guest_memory_mb CONFIG: debug's KASAN and lockdep need more.
+guest_memory_mb() {
+	if [[ $1 == debug ]]; then echo 2048; else echo 1024; fi
+}
+
+# guest_env CONFIG ACCEL RELEASE SMP SHELL [KEY=VALUE...]: the guest's
+# /bench/env, which its init sources with "set -a" (bench/guest/init).
+guest_env() {
+	local kv
+	printf 'BENCH_CONFIG=%s\nBENCH_ACCEL=%s\nBENCH_KERNEL=%s\nBENCH_SMP=%s\nBENCH_SHELL=%s\n' "$1" "$2" "$3" "$4" "$5"
+	shift 5
+	for kv in "$@"; do
+		printf '%s=%q\n' "${kv%%=*}" "${kv#*=}"
+	done
+}
 
 check_accel() {
 	[[ " $VALID_ACCELS " == *" $1 "* && -n $1 ]] ||
@@ -264,18 +287,45 @@ resolve_variant() {
 }
 resolve_variant
 
-# gate_site BUILD_DIR: address of the blk_error_injection_enabled jump-label
-# site in submit_bio_noacct_nocheck, from the build's vmlinux (empty and
-# non-zero status when the config has none).  Builds the host tool
-# perf-scripts/jump-sites.c into the cache when its source changed.
-gate_site() {
-	local tool=$CACHE/tools/jump-sites src=$REPO_DIR/perf-scripts/jump-sites.c
-	if [[ ! -x $tool || $src -nt $tool ]]; then
+# host_tool NAME: the host tool perf-scripts/NAME.c, built into the cache
+# under the hash of its source (checkouts of other commits may share the
+# cache); prints its path.
+host_tool() {
+	local src=$REPO_DIR/perf-scripts/$1.c tool
+	tool=$CACHE/tools/$1-$(sha256sum <"$src" | cut -c1-12)
+	if [[ ! -x $tool ]]; then
 		mkdir -p "$CACHE/tools"
-		gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tool" "$src" || return 1
+		gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tool.$$" "$src" || return 1
+		mv -f "$tool.$$" "$tool"
 	fi
+	printf '%s\n' "$tool"
+}
+
+# gate_entry BUILD_DIR: "ADDRESS BRANCH" of the blk_error_injection_enabled
+# jump-label site in submit_bio_noacct_nocheck, from the build's vmlinux
+# (perf-scripts/jump-sites.c); empty and non-zero status when the config
+# has none.  BRANCH is the entry's branch bit: 0, the site is a NOP while
+# the key is off; 1, a jump.
+gate_entry() {
+	local tool
+	tool=$(host_tool jump-sites) || return 1
 	"$tool" "$1/vmlinux" blk_error_injection_enabled 2>/dev/null |
-		awk 'index($2, "submit_bio_noacct_nocheck+") == 1 { print $1; exit }'
+		awk 'index($2, "submit_bio_noacct_nocheck+") == 1 { sub(/^branch=/, "", $3); print $1, $3; f = 1; exit }
+			END { exit !f }'
+}
+
+# gate_site BUILD_DIR: the site's address (gate_entry).
+gate_site() {
+	local entry
+	entry=$(gate_entry "$1") || return 1
+	printf '%s\n' "${entry%% *}"
+}
+
+# gate_branch BUILD_DIR: the site's branch bit, 0 when there is no site.
+gate_branch() {
+	local entry
+	entry=$(gate_entry "$1" || true)
+	if [[ -n $entry ]]; then printf '%s\n' "${entry#* }"; else printf '0\n'; fi
 }
 
 # The whole job's progress: one line per step with the job's elapsed time
@@ -352,7 +402,7 @@ fmt_eta() {
 # The command line that started this job, for meta.env: BENCH_COMMAND when
 # make (or another driver) says what was run, else the settings given in
 # the environment and the script.
-SETTINGS_VARS="CONFIGS STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS BOOTS PLUGIN PERF_RECORD FIO_IOS FIO_RUNTIME FIO_RAMP ACCEL SEED BASELINE PERF_REPEATS RUN_ID RUN_TIMEOUT RESULTS_ROOT RESULTS_DIR"
+SETTINGS_VARS="CONFIGS STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS PLAN_NOISE THRESHOLD BOOTS PLUGIN PERF_RECORD FIO_IOS FIO_RUNTIME FIO_RAMP ACCEL SEED BASELINE PERF_REPEATS RUN_ID RUN_TIMEOUT RESULTS_ROOT RESULTS_DIR"
 if [[ -z ${BENCH_COMMAND:-} ]]; then
 	BENCH_COMMAND=$(
 		for v in $SETTINGS_VARS; do

@@ -2,6 +2,8 @@
 # Error injection next to its peers on the same null_blk disk, in the peers
 # config: overhead (bench.sh and perf.sh with the peer states, compared with
 # error injection idle) and a capability table made of guest test results.
+# The peers: fail_make_request, dm targets, and a BPF program overriding
+# should_fail_bio() (bench/bpf), which the plugin counts too.
 #
 # Settings: REPEATS (default 3), ACCEL, FIO_RUNTIME, FIO_RAMP as for bench.sh;
 # RESULTS_DIR to only add the capability table, plots and report to an
@@ -9,18 +11,21 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+# should_fail_bio: where fail_make_request and the BPF program act (set
+# before results.sh, which gives HOT_FUNCS its default).
+export HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject should_fail_bio}
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=bench/results.sh
 . "$BENCH_DIR/results.sh"
 
 case ${1:-} in
--h | --help) sed -n '2,8s/^# \{0,1\}//p' "$0"; exit 0 ;;
+-h | --help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
 '') ;;
 *) die "unknown argument '$1' (peers.sh takes settings from the environment; see peers.sh -h)" ;;
 esac
 export CONFIGS=peers
-export STATES="ei-idle ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust"
+export STATES="ei-idle key-on-other ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust bpf-detached bpf-idle bpf-rule"
 export BASELINE="peers ei-idle"
 export SOFTIRQ_WORKLOADS=""
 export REPEATS=${REPEATS:-3}

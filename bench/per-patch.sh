@@ -86,7 +86,7 @@ value() {
 }
 
 main() {
-	local n k series cfg states patches p label labels=() t0
+	local n k series cfg states patches p label labels=() before=() t0
 	t0=$(date +%s)
 	[[ $SERIES_DIR != none ]] || die "per-patch needs a series: SERIES=none has no patches to attribute"
 	mapfile -t patches < <(series_patches "$SERIES_DIR")
@@ -99,6 +99,7 @@ main() {
 	printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$OUT/runs.csv"
 	printf 'p0 pristine (no patches; config pristine)\n' >"$OUT/prefixes.txt"
 	step p0 "${SERIES:-}" pristine key-off
+	before=(p0 "${SERIES:-}" pristine)
 	labels+=(p0)
 	for ((k = 1; k <= n; k++)); do
 		p=$(basename "${patches[k - 1]}")
@@ -115,10 +116,16 @@ main() {
 		label=p$k
 		printf '%s %s (config %s)\n' "$label" "$p" "$cfg" >>"$OUT/prefixes.txt"
 		step "$label" "$series" "$cfg" "$states"
+		# The code beside the counts: this row against the one before.
+		BASE_SERIES=${before[1]} NEW_SERIES=$series BASE_LABEL=${before[0]} NEW_LABEL=$label \
+			static_into "$OUT" "$label" "${before[2]}" "$cfg"
+		before=("$label" "$series" "$cfg")
 		labels+=("$label")
 	done
 	printf 'off the whole series, feature compiled out (config off)\n' >>"$OUT/prefixes.txt"
 	step off "${SERIES:-}" off key-off
+	BASE_SERIES=${SERIES:-} NEW_SERIES=${SERIES:-} BASE_LABEL=p0 NEW_LABEL=off \
+		static_into "$OUT" off pristine off
 	labels+=(off)
 	jq -s 'add' "$OUT"/rows/*/build.json >"$OUT/builds.json"
 	jq --arg c "${labels[*]}" --arg cmd "$BENCH_COMMAND" --slurpfile b "$OUT/builds.json" \
@@ -250,6 +257,15 @@ write_report() {
 		fi
 		printf '\n## Against pristine (p0 in key-off; off: the series with the feature compiled out)\n\n'
 		pristine_table
+		printf '\n## The static answer beside the counts\n\n'
+		# shellcheck disable=SC2016 # Markdown backquotes
+		printf 'Each row'"'"'s objects against the previous row'"'"'s (off: against p0), instruction by instruction in `static/ROW.txt` (perf-scripts/static.sh): the idle path of `%s` (sites, registers renamed, other instructions; added minus removed) beside the change per call the plugin counted in key-off.\n\n' "${HOT_FUNC_LIST[0]}"
+		if [[ -f $OUT/static.csv ]]; then
+			static_rows | awk -F'\t' 'NR == 1 { printf "| row | static answer; counted change per call |\n|---|---|\n" }
+				{ printf "| %s | %s |\n", $1, $2 }'
+		else
+			printf 'None in this run.\n'
+		fi
 	} >"$OUT/report.md"
 	{
 		printf 'Per-patch cost (%s, %s, %s reads at qd1; exact counts under icount)\n\n' \
@@ -267,7 +283,43 @@ write_report() {
 		[[ ! -s $OUT/failures.txt ]] || { printf '\nFailed boots (the next row is compared with the last measured one):\n'; sed 's/^/  /' "$OUT/failures.txt"; }
 		printf '\nAgainst pristine (p0, key-off): per call, vs pristine, per I/O, vs pristine\n'
 		pristine_table | sed -n '3,$p' | tr -d '|' | sed 's/^ */  /'
+		printf '\nStatic answer, each row against the one before (off: against p0): the idle\n'
+		printf 'path of %s beside its change per call counted in key-off\n' "${HOT_FUNC_LIST[0]}"
+		if [[ -f $OUT/static.csv ]]; then
+			static_rows | awk -F'\t' '{ printf "  %-4s %s\n", $1, $2 }'
+		else
+			printf '  none in this run\n'
+		fi
 	} >"$OUT/report.txt"
+}
+
+# static_rows: "LABEL<TAB>ANSWER" for each row: its static answer against
+# the row before it (off: against p0) beside the change per call counted
+# in key-off (bench/results.sh static_beside).  A row after one that was
+# not counted has its count against the last one counted (per_patch_table):
+# the static answers since then are added up to match.
+static_rows() {
+	local f=${HOT_FUNC_LIST[0]} label base desc c d counted=p0 span=0
+	base=p0
+	while read -r label desc; do
+		[[ $label != p0 ]] || continue
+		if [[ $label == off ]]; then
+			base=p0 counted=p0 span=0
+			c=$(awk -v a="$(value off key-off "$(plugin_metric "$f")")" -v b="$(value p0 key-off "$(plugin_metric "$f")")" \
+				'BEGIN { if (a != "" && b != "") printf "%+g", a - b }')
+		else
+			c=$(awk -F, -v l="$label" '$1 == l && $2 == "key-off" && $3 != "n/a" && $3 != "boot failed" { print $(NF-2) }' "$OUT/per-patch.csv")
+		fi
+		d=$(static_delta "$OUT/static.csv" "$base" "$label" "$f")
+		span=$((span + ${d:-0}))
+		if [[ -n $c && $counted != "$base" ]]; then
+			printf '%s\t%s\n' "$label" "$(static_beside "$OUT/static.csv" "$base" "$label" "$f" "$c" "$counted" "$span")"
+		else
+			printf '%s\t%s\n' "$label" "$(static_beside "$OUT/static.csv" "$base" "$label" "$f" "$c")"
+		fi
+		[[ -z $c ]] || counted=$label span=0
+		base=$label
+	done <"$OUT/prefixes.txt"
 }
 
 # pristine_table: pristine, off, and the whole series in key-off and

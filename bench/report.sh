@@ -104,6 +104,43 @@ capability() {
 	echo
 }
 
+# cost_per_call: what each state adds to the baseline per I/O (fio's qd1
+# instructions per I/O) and per bio submitted (that, divided by the calls
+# of submit_bio_noacct_nocheck per I/O, one per bio): the inclusive cost
+# of a hook whose work the plugin's self counts do not see, such as a BPF
+# program run from a kprobe (its trampoline and JIT code have no symbol).
+# For peers runs (capability.txt), whose states are hooks of that kind.
+# shellcheck disable=SC2016 # backticks in the text are Markdown
+cost_per_call() {
+	[[ -s $DIR/capability.txt ]] || return 0
+	grep -q ',randread-qd1,insns_per_io,' "$DIR/summary.csv" && grep -q ',calls_per_io,' "$DIR/summary.csv" ||
+		return 0
+	printf '## Cost per I/O and per bio against the baseline (qd1)
+
+'
+	printf 'Instructions per I/O are 1e9 / IOPS of randread-qd1 under icount; per bio is the change divided by the calls of `submit_bio_noacct_nocheck` per I/O (one per bio submitted), which counts everything the state adds on the way, callees and BPF code included.
+
+'
+	printf '| config | state | instructions per I/O | change | bios per I/O | change per bio |
+|---|---|---|---|---|---|
+'
+	awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$3 == "randread-qd1" && $4 == "insns_per_io" {
+			k = $1 " | " $2; if (!(k in io)) o[++n] = k; io[k] = $c["median"]
+			if ($c["verdict"] == "baseline") base = $c["median"]
+		}
+		$4 == "calls_per_io" { calls[$1 " | " $2] = $c["median"] }
+		END {
+			for (i = 1; i <= n; i++) {
+				k = o[i]; d = io[k] - base
+				per = (k in calls) && calls[k] > 0 ? sprintf("%+.0f", d / calls[k]) : ""
+				printf "| %s | %.0f | %+.0f | %s | %s |\n", k, io[k], d, (k in calls) ? sprintf("%.4g", calls[k]) : "", per
+			}
+		}' "$DIR/summary.csv"
+	echo
+}
+
 # shellcheck disable=SC2016 # backticks in the text are Markdown
 report_md() {
 	printf '# blkinject-bench report: %s\n\n' "$(meta RUN_ID)"
@@ -134,6 +171,7 @@ report_md() {
 		table ',(insns_per_io|task_clock_ns_per_io)$'
 		echo
 	fi
+	cost_per_call
 	if grep -q ',cycles_per_io,' "$DIR/summary.csv"; then
 		printf '## Cycles per I/O (KVM vPMU)\n\n'
 		table 'cycles_per_io$'
@@ -146,6 +184,7 @@ report_md() {
 		table ',(perf_share_pct|io_errors)$'
 		echo
 	fi
+	static_md
 	if [[ -f $DIR/annotate/on-key-off.txt ]]; then
 		printf '## perf annotate of the gate (on, key-off)\n\n```\n'
 		grep -B3 -A6 -m1 -i 'nop\|xchg' "$DIR/annotate/on-key-off.txt" || head -30 "$DIR/annotate/on-key-off.txt"
@@ -160,6 +199,54 @@ report_md() {
 	views_sections
 	printf '## Figures\n\n'
 	figures
+}
+
+# static_rows: "CONFIG COUNTED" for each config of the static answer, in
+# the run's order: COUNTED, the change per call of the gate function in
+# key-off that the plugin counted ("" when none).
+static_rows() {
+	local f c base
+	f=$(meta HOT_FUNCS | awk '{ print $1 }')
+	[[ $f != not ]] || f=submit_bio_noacct_nocheck
+	base=$(meta BASELINE | awk '{ print $1 }')
+	for c in $(meta CONFIGS); do
+		[[ $c != "$base" ]] || continue
+		awk -F, -v c="$c" -v m="$(plugin_metric "$f")" '
+			NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+			$1 == c && $2 == "key-off" && $3 ~ /^(perf|count)/ && $4 == m { d = $k["delta"] }
+			END { printf "%s %s\n", c, d }' "$DIR/summary.csv"
+	done
+}
+
+# static_txt: the static answer beside the counts (static.csv of the run).
+static_txt() {
+	local f base c counted
+	[[ -f $DIR/static.csv ]] || return 0
+	f=$(meta HOT_FUNCS | awk '{ print $1 }')
+	[[ $f != not ]] || f=submit_bio_noacct_nocheck
+	base=$(meta BASELINE | awk '{ print $1 }')
+	printf '\nstatic answer: the objects compared with %s (static/CONFIG.txt), the idle\n' "$base"
+	printf 'path of %s beside its change per call counted in key-off:\n' "$f"
+	while read -r c counted; do
+		printf '  %-8s %s\n' "$c" "$(static_beside "$DIR/static.csv" "$base" "$c" "$f" "$counted")"
+	done < <(static_rows)
+}
+
+# static_md: the same as a table.
+static_md() {
+	local f base c counted
+	[[ -f $DIR/static.csv ]] || return 0
+	f=$(meta HOT_FUNCS | awk '{ print $1 }')
+	[[ $f != not ]] || f=submit_bio_noacct_nocheck
+	base=$(meta BASELINE | awk '{ print $1 }')
+	printf '## The static answer beside the counts\n\n'
+	# shellcheck disable=SC2016 # Markdown backquotes
+	printf 'perf-scripts/static.sh compared the objects of each config with %s, instruction by instruction (`static/CONFIG.txt`): the idle path of `%s` (the code reachable with every static key off; without jump labels a key is a plain load and counts both ways), its instructions added minus removed, and the change per call the plugin counted in key-off. The static answer counts code, the plugin counts what ran: they disagree when changed code is off the measured path or runs more than once a call.\n\n' "$base" "$f"
+	printf '| config | static answer; counted change per call |\n|---|---|\n'
+	while read -r c counted; do
+		printf '| %s | %s |\n' "$c" "$(static_beside "$DIR/static.csv" "$base" "$c" "$f" "$counted")"
+	done < <(static_rows)
+	echo
 }
 
 # report_txt: per config x state, instructions per call and per I/O with
@@ -199,6 +286,7 @@ report_txt() {
 				if (r in iops) printf "%s\n", substr(iops[r], 2)
 			}
 		}' "$DIR/summary.csv"
+		static_txt
 	} | wrap80
 }
 

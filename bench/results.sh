@@ -66,6 +66,38 @@ plugin_delta() {
 		END { if ((a in v) && (b in v)) print v[b] - v[a] }' "$1"
 }
 
+# The fio job the plugin counts between two marks (COUNT_IOS reads).
+# shellcheck disable=SC2034 # bench.sh and bench/lab/lava-results.sh
+COUNTED=count-randread-qd1
+
+# hot_func_rows PREFIX RAW STATE IOS: instructions per call of each counted
+# function over the state's counted fio job (RAW/marks: "STATE FIRST LAST",
+# RAW/plugin.txt: the plugin's snapshots), and calls per I/O of
+# submit_bio_noacct_nocheck (IOS: the job's reads).
+hot_func_rows() {
+	local p=$1 raw=$2 state=$3 ios=$4 first last f calls insns
+	read -r first last < <(awk -v s="$state" '$1 == s { print $2, $3 }' "$raw/marks")
+	[[ -n $last ]] || return 0
+	for f in "${HOT_FUNC_LIST[@]}"; do
+		calls=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" entries)
+		insns=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" insns)
+		[[ -n $calls && $calls != 0 ]] || continue
+		printf '%s,%s,%s\n' "$p" "$(plugin_metric "$f")" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
+		[[ $f != submit_bio_noacct_nocheck ]] ||
+			printf '%s,calls_per_io,%s\n' "$p" "$(awk -v a="$calls" -v b="$ios" 'BEGIN { printf "%.4f", a / b }')"
+	done
+}
+
+# run_workloads STATE: the fio jobs a boot runs in STATE, in row order:
+# WORKLOADS, then SOFTIRQ_WORKLOADS as NAME-softirq in off and key-off.
+run_workloads() {
+	local w
+	for w in $WORKLOADS; do printf '%s\n' "$w"; done
+	if [[ $1 == off || $1 == key-off ]]; then
+		for w in $SOFTIRQ_WORKLOADS; do printf '%s-softirq\n' "$w"; done
+	fi
+}
+
 # plugin_mark CONFIG: the plugin's mark= address, ksys_sync: the guest
 # scripts call sync(2) around each counted workload and nowhere else, so
 # the plugin snapshots its counters there.
@@ -83,6 +115,84 @@ plugin_metric() {
 	else
 		printf '%s_insns_per_call\n' "${1#__}"
 	fi
+}
+
+# static_into DIR NAME BASE_CONFIG CONFIG: the static answer
+# (perf-scripts/static.sh; BASE_SERIES, NEW_SERIES, BASE_LABEL, ... from
+# the environment) into DIR/static/NAME.txt, its rows added to
+# DIR/static.csv.  One that fails is logged and left out: the counts stand
+# without it.
+static_into() {
+	local dir=$1 name=$2
+	mkdir -p "$dir/static"
+	if "$REPO_DIR/perf-scripts/static.sh" -o "$dir/static/$name" "$3" "$4" >/dev/null \
+		2>"$dir/static/$name.log"; then
+		mv "$dir/static/$name/static.txt" "$dir/static/$name.txt"
+		[[ -f $dir/static.csv ]] || head -n 1 "$dir/static/$name/static.csv" >"$dir/static.csv"
+		tail -n +2 "$dir/static/$name/static.csv" >>"$dir/static.csv"
+		rm -rf "${dir:?}/static/$name" "$dir/static/$name.log"
+	else
+		log "static answer $3 -> $4 failed (see $dir/static/$name.log)"
+	fi
+}
+
+# static_answer DIR BASE_CONFIG CONFIG...: static_into for each CONFIG
+# against BASE_CONFIG.
+static_answer() {
+	local dir=$1 base=$2 c
+	shift 2
+	rm -rf "$dir/static" "$dir/static.csv"
+	for c in "$@"; do
+		[[ $c == "$base" ]] || static_into "$dir" "$c" "$base" "$c"
+	done
+}
+
+# static_delta CSV BASE NEW FUNC: the idle path's added minus removed for
+# FUNC from BASE to NEW ("" when not compared).
+static_delta() {
+	[[ -f $1 ]] || return 0
+	awk -F, -v b="$2" -v n="$3" -v f="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		$1 == b && $2 == n && $3 == f && $k["status"] == "compared" { print $k["idle_delta"] + 0 }' "$1"
+}
+
+# static_beside CSV BASE NEW FUNC COUNTED [SINCE SPAN]: the static answer
+# for FUNC from BASE to NEW (a row of static.csv) in a few words, beside
+# the change per call that was counted (COUNTED; "" when none), and whether
+# they agree: the idle path's instructions added minus removed against the
+# count.  A count that spans more than one step (since row SINCE, the rows
+# between not counted) is compared with the static answers' sum, SPAN.
+static_beside() {
+	[[ -f $1 ]] || { echo "no static answer in this run"; return; }
+	awk -F, -v b="$2" -v n="$3" -v f="$4" -v c="$5" -v since="${6:-}" -v span="${7:-}" '
+		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		$k["base"] == b && $k["new"] == n && $k["function"] == f { found = 1; exit }
+		END {
+			if (!found) { print "no static answer"; exit }
+			if ($k["status"] == "only-new") { print "only in " n " (static)"; exit }
+			if ($k["status"] == "only-base") { print "only in " b " (static)"; exit }
+			if ($k["status"] != "compared") { print "in neither (static)"; exit }
+			s = ""
+			if ($k["sites_added"] > 0)
+				s = "+" $k["sites_added"] ($k["sites_taken"] > 0 ? " TAKEN" : " NOP") " site"
+			if ($k["sites_removed"] > 0)
+				s = s (s == "" ? "" : ", ") "-" $k["sites_removed"] " site"
+			if ($k["sites_flipped"] > 0)
+				s = s (s == "" ? "" : ", ") $k["sites_flipped"] " flipped"
+			if (s == "")
+				s = "0 sites"
+			o = $k["other_added"] + $k["other_removed"] + $k["other_changed"]
+			d = $k["idle_delta"] + 0
+			t = sprintf("%s, %d renamed, %d other: %+d", s, $k["renamed"], o, d)
+			if (c == "")
+				t = t ", not counted"
+			else if (since != "")
+				t = t sprintf("; counted %+g since %s, static %+d: %s", c, since, span,
+					(c + 0 == span + 0) ? "agree" : "DISAGREE")
+			else
+				t = t sprintf("; counted %+g: %s", c, (c + 0 == d) ? "agree" : "DISAGREE")
+			print t
+		}' "$1"
 }
 
 benchstat_bin() {

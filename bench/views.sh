@@ -290,7 +290,7 @@ collect() {
 # and footprint/CONFIG.txt: the function's disassembly, each instruction
 # marked with its 64-byte line and whether the measured run executed it.
 footprint_static() {
-	local cfg=$1 build text fsize sites
+	local cfg=$1 build text fsize sites jump_sites
 	build=$(kernel_build_dir "$cfg")
 	# the sum of every function's size: .text itself (and _stext.._etext)
 	# is padded to a 2 MiB boundary, the same 6 MiB in both configs
@@ -303,16 +303,16 @@ footprint_static() {
 		NF == 4 && $3 ~ /^[tT]$/ { t += hex($2) } END { printf "%d\n", t }')
 	fsize=$(nm -S "$build/vmlinux" | awk -v f="$GATE_FUNC" '$4 == f && !n++ { print $2 }')
 	fsize=$((16#$fsize))
-	gate_site "$build" >/dev/null || true
-	sites=$("$CACHE/tools/jump-sites" "$build/vmlinux" blk_error_injection_enabled 2>/dev/null | grep -c . || true)
+	jump_sites=$(host_tool jump-sites)
+	sites=$("$jump_sites" "$build/vmlinux" blk_error_injection_enabled 2>/dev/null | grep -c . || true)
 	printf 'text_bytes,%s\nfunc_bytes,%s\njump_sites,%s\n' "$text" "$fsize" "${sites:-0}"
 	mkdir -p "$DIR/footprint"
 	{
 		printf '# %s in config %s: %s bytes; .text %s bytes; %s jump-label entries for blk_error_injection_enabled\n' \
 			"$GATE_FUNC" "$cfg" "$fsize" "$text" "${sites:-0}"
 		if [[ $sites -gt 0 ]]; then
-			printf '# jump-label sites (address, function+offset):\n'
-			"$CACHE/tools/jump-sites" "$build/vmlinux" blk_error_injection_enabled | sed 's/^/#   /'
+			printf '# jump-label sites (address, function+offset, branch bit):\n'
+			"$jump_sites" "$build/vmlinux" blk_error_injection_enabled | sed 's/^/#   /'
 		fi
 		printf '# line (64 B)  executed-insns  | instruction\n'
 		objdump -d --no-show-raw-insn --disassemble="$GATE_FUNC" "$build/vmlinux" |

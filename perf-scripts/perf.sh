@@ -14,8 +14,11 @@
 # perf.data comes back to the host for "perf annotate" of the gate.  Under
 # icount guest time counts instructions, so a rerun must give identical
 # numbers: PERF_REPEATS (default 2) runs each row that many times.
-# With KVM available (ACCEL=kvm or auto), one extra run per row under KVM
-# adds cycles_per_io and instructions_per_io from the vPMU.
+# With KVM available (ACCEL=kvm or auto), runs under KVM add cycles_per_io
+# and instructions_per_io from the vPMU, as workload count-randread-qd1-kvm
+# (its time is not icount's): REPEATS runs per row, the results
+# directory's own (bench.sh's n, so the gating cycles rows are as powered
+# as its IOPS rows), else REPEATS from the environment, else 5.
 #
 # Settings: CONFIGS, STATES (as for bench.sh), PERF_REPEATS=2,
 # FIO_IOS=20000, RESULTS_DIR (add to an existing results directory instead
@@ -54,7 +57,7 @@ perf_stat_value() {
 # csv_rows SEQ CONFIG STATE REPEAT DIR ACCEL: runs.csv rows of one run.
 csv_rows() {
 	local seq=$1 cfg=$2 state=$3 rep=$4 dir=$5 accel=$6 p ios calls insns f m v tc
-	p="$seq,$cfg,$state,$WORKLOAD,$rep"
+	p="$seq,$cfg,$state,$WORKLOAD$([[ $accel != kvm ]] || echo -kvm),$rep"
 	ios=$(jq -r '.jobs[0].read.total_ios' "$dir/fio-$WORKLOAD" 2>/dev/null || echo 0)
 	if [[ ! $ios =~ ^[1-9][0-9]*$ ]]; then
 		for m in insns_per_call calls_per_io task_clock_ns_per_io; do
@@ -118,7 +121,7 @@ one_run() {
 }
 
 main() {
-	local accel dir rows=() row cfg state rep k=0 n seq failed=0
+	local accel dir rows=() row cfg state rep k=0 n seq failed=0 kvm_repeats
 	# shellcheck disable=SC2086 # lists of words
 	check_configs $CONFIGS
 	# shellcheck disable=SC2086
@@ -146,12 +149,15 @@ main() {
 		printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$dir/runs.csv"
 		seq=0
 	fi
+	kvm_repeats=$(meta_get "$dir" REPEATS)
+	[[ $kvm_repeats =~ ^[1-9][0-9]*$ ]] || kvm_repeats=${REPEATS:-5}
+	[[ $kvm_repeats =~ ^[1-9][0-9]*$ ]] || die "REPEATS=$kvm_repeats: expected a number >= 1"
 	meta_set "$dir" PERF_REPEATS "$PERF_REPEATS"
 	meta_set "$dir" FIO_IOS "$FIO_IOS"
 	meta_set "$dir" PERF_ACCELS "tcg-icount$([[ $accel == kvm ]] && echo ' kvm')"
 	mapfile -t rows < <(matrix_rows)
 	n=$((${#rows[@]} * PERF_REPEATS))
-	[[ $accel != kvm ]] || n=$((n + ${#rows[@]}))
+	[[ $accel != kvm ]] || n=$((n + ${#rows[@]} * kvm_repeats))
 	[[ $accel == kvm ]] || log "perf: no KVM here, so no PMU: cycles are not measured (instruction counts come from the TCG plugin)"
 	job_plan_start "$dir/job-plan"
 	{
@@ -162,7 +168,9 @@ main() {
 			done
 		done
 		if [[ $accel == kvm ]]; then
-			for row in "${rows[@]}"; do printf 'perf:%s:kvm#%d %s\n' "${row// /:}" "$k" 20; k=$((k + 1)); done
+			for ((rep = 1; rep <= kvm_repeats; rep++)); do
+				for row in "${rows[@]}"; do printf 'perf:%s:kvm#%d %s\n' "${row// /:}" "$k" 20; k=$((k + 1)); done
+			done
 		fi
 	} >"$dir/perf-plan"
 	if [[ -s $JOB_PLAN ]]; then job_plan_replace perf <"$dir/perf-plan"; else cp "$dir/perf-plan" "$JOB_PLAN"; fi
@@ -178,12 +186,14 @@ main() {
 		done
 	done
 	if [[ $accel == kvm ]]; then
-		for row in "${rows[@]}"; do
-			read -r cfg state <<<"$row"
-			seq=$((seq + 1))
-			job_step "perf:${row// /:}:kvm#$k" "perf $cfg/$state kvm, cycles from the vPMU (run $((k + 1))/$n)"
-			k=$((k + 1))
-			one_run "$seq" "$cfg" "$state" 1 kvm "$dir" || failed=$((failed + 1))
+		for ((rep = 1; rep <= kvm_repeats; rep++)); do
+			for row in "${rows[@]}"; do
+				read -r cfg state <<<"$row"
+				seq=$((seq + 1))
+				job_step "perf:${row// /:}:kvm#$k" "perf $cfg/$state kvm, cycles from the vPMU (run $((k + 1))/$n, repeat $rep/$kvm_repeats)"
+				k=$((k + 1))
+				one_run "$seq" "$cfg" "$state" "$rep" kvm "$dir" || failed=$((failed + 1))
+			done
 		done
 	fi
 	job_step_end

@@ -65,7 +65,7 @@ desc(c) = (c eq 'off') ? 'off: compiled out' \
 	: (c eq 'on') ? 'on: static key + per-disk bit' \
 	: (c eq 'on-nojl') ? 'on-nojl: key without jump labels' \
 	: (c eq 'nokey') ? 'nokey: per-disk bit only' \
-	: (c eq 'peers') ? 'peers: on + CONFIG_FAIL_MAKE_REQUEST, each mechanism idle' \
+	: (c eq 'peers') ? 'peers: on + FAIL_MAKE_REQUEST + BPF_KPROBE_OVERRIDE, each mechanism idle' \
 	: (c eq 'off-layout') ? 'off-layout: off, functions 64-byte aligned' \
 	: c
 

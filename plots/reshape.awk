@@ -52,6 +52,9 @@ function statelabel(s) {
 	if (s == "dm-error-unused") return "dm-error, unused range"
 	if (s == "dm-flakey-up") return "dm-flakey, up"
 	if (s == "dm-dust") return "dm-dust, no bad blocks"
+	if (s == "bpf-detached") return "BPF, detached"
+	if (s == "bpf-idle") return "BPF, no rule"
+	if (s == "bpf-rule") return "BPF, 1 rule"
 	return s
 }
 

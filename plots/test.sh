@@ -73,6 +73,11 @@ mkres() {
 	cat >"$1/summary.csv"
 }
 
+# Awk prelude: c[NAME] is the column of NAME in summary.csv's header, so
+# that the fixtures below follow the file's layout, not column numbers.
+# shellcheck disable=SC2016 # awk fields, not shell expansions
+COLUMNS_AWK='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }'
+
 # drop_metric METRIC: the fixture without that metric's rows
 drop_metric() { awk -F, -v m="$1" '$4 != m' "$data/summary.csv"; }
 
@@ -154,8 +159,12 @@ check "no rules-N states: iops made" figure_ok "$r/out" iops "$run_id" "$accel" 
 
 r=$tmp/nobase
 # no off/off group: benchstat leaves the rel_* columns empty (no-baseline)
-awk -F, -v OFS=, 'NR > 1 && $1 == "off" && $2 == "off" { next }
-	NR > 1 { $13 = ""; $14 = ""; $15 = ""; $16 = "no-baseline" } { print }' "$data/summary.csv" | mkres "$r"
+awk -F, -v OFS=, "$COLUMNS_AWK"'
+	NR > 1 && $1 == "off" && $2 == "off" { next }
+	NR > 1 {
+		$c["rel_change_pct"] = ""; $c["rel_ci_lo_pct"] = ""; $c["rel_ci_hi_pct"] = ""
+		$c["verdict"] = "no-baseline"
+	} { print }' "$data/summary.csv" | mkres "$r"
 run "$mp" "$r" "$r/out"
 check "no baseline: exit 0" eq "$rc" 0
 check "no baseline: relative skipped with a message" \
@@ -167,13 +176,17 @@ check "no baseline: iops made" figure_ok "$r/out" iops "$run_id" "$accel" "$date
 r=$tmp/kvm
 # no instruction plugin under KVM; cycles_per_io made up from iops (inverse:
 # CI ends and the relative change swap and flip)
-awk -F, -v OFS=, 'NR == 1 { print; next } $4 == "insns_per_call" { next } { print }
+awk -F, -v OFS=, "$COLUMNS_AWK"'
+	NR == 1 { print; next } $4 == "insns_per_call" { next } { print }
+	function swap(a, b, t) { t = $c[a]; $c[a] = $c[b]; $c[b] = t }
 	$4 == "iops" {
 		$4 = "cycles_per_io"
-		for (i = 7; i <= 11; i++) if ($i != "") $i = sprintf("%.6g", 2.4e9 / $i)
-		t = $8; $8 = $9; $9 = t; t = $10; $10 = $11; $11 = t
-		for (i = 13; i <= 15; i++) if ($i != "") $i = sprintf("%.6g", -$i)
-		t = $14; $14 = $15; $15 = t
+		split("median min max ci_lo ci_hi", v, " ")
+		for (i in v) if ($c[v[i]] != "") $c[v[i]] = sprintf("%.6g", 2.4e9 / $c[v[i]])
+		swap("min", "max"); swap("ci_lo", "ci_hi")
+		split("rel_change_pct rel_ci_lo_pct rel_ci_hi_pct", v, " ")
+		for (i in v) if ($c[v[i]] != "") $c[v[i]] = sprintf("%.6g", -$c[v[i]])
+		swap("rel_ci_lo_pct", "rel_ci_hi_pct")
 		print
 	}' "$data/summary.csv" | mkres "$r"
 sed -i 's/^ACCEL=.*/ACCEL=kvm/' "$r/meta.env"

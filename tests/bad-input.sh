@@ -40,7 +40,7 @@ ROWS=$(
 0|perf.sh [-h]|perf-scripts/perf.sh --help
 1|unknown argument 'bogus'|perf-scripts/perf.sh bogus
 1|unknown state 'bogus' (valid: |STATES=bogus perf-scripts/perf.sh
-0|bench.sh [-h | --settings | --list | --job ID]|bench/bench.sh -h
+0|bench.sh [-h | --settings | --list | --job ID | --plan-job ID DIR]|bench/bench.sh -h
 1|unknown argument '--repeats=2'|bench/bench.sh --repeats=2
 1|unknown state 'bogus' (valid: off key-off key-on-other rules-N|STATES=bogus bench/bench.sh
 1|unknown state 'rules-0' (valid: |STATES=rules-0 bench/bench.sh
@@ -53,6 +53,16 @@ ROWS=$(
 1|usage: bench.sh --job ID (bench.sh --list prints the IDs)|bench/bench.sh --job
 1|unknown argument '--lists' (valid: -h, --settings, --list, --job ID|bench/bench.sh --lists
 1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on REPEATS=2 bench/bench.sh --job bogus
+1|usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)|bench/bench.sh --plan-job on.r1
+1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on REPEATS=2 bench/bench.sh --plan-job bogus $SCRATCH/plan
+0|lava-jobs.sh [-u URL] [-p PLUGIN] OUTDIR [ID...]|bench/lab/lava-jobs.sh -h
+2|usage: lava-jobs.sh [-u URL] [-p PLUGIN] OUTDIR [ID...]|bench/lab/lava-jobs.sh
+2|ACCEL=tcg: a lab's device type is tcg-icount or kvm|ACCEL=tcg bench/lab/lava-jobs.sh $SCRATCH/jobs
+2|exists already|bench/lab/lava-jobs.sh $SCRATCH
+2|job ID 'on.r1/../x' is not a plan's job ID|ACCEL=tcg-icount bench/lab/lava-jobs.sh $SCRATCH/jobs on.r1/../x
+0|lava-results.sh [-o DIR] JOBDIR LOG|bench/lab/lava-results.sh -h
+2|usage: lava-results.sh [-o DIR] JOBDIR LOG|bench/lab/lava-results.sh
+2|is not a job folder of lava-jobs.sh (no piece/meta.json, boot.env)|bench/lab/lava-results.sh $SCRATCH $SCRATCH/log
 1|unknown job file 'bogus' (valid: default quick, or the path of a .job file)|JOB_FILE=bogus bench/bench.sh --list
 1|bad.job:2: expected NAME = VALUE, got "CONFIGS off"|printf '# a typo\nCONFIGS off\n' >$SCRATCH/bad.job && JOB_FILE=$SCRATCH/bad.job bench/bench.sh --list
 1|typo.job:1: unknown setting CONFIG (valid: CONFIGS STATES|printf 'CONFIG = on\n' >$SCRATCH/typo.job && JOB_FILE=$SCRATCH/typo.job bench/bench.sh --list
@@ -103,6 +113,14 @@ ROWS=$(
 2|unknown config 'bogus' (valid: |CONFIGS=bogus bench/compare-series.sh
 2|unknown state 'bogus' (valid: |STATES=bogus bench/compare-series.sh
 2|SERIES=/etc has no series file|make -s compare-series NEW_SERIES=/etc
+0|static.sh [-h] [-o DIR] [BASE_CONFIG NEW_CONFIG]|perf-scripts/static.sh -h
+2|unknown config 'bogus' (valid: |perf-scripts/static.sh off bogus
+2|usage: static.sh [-o DIR] [BASE_CONFIG NEW_CONFIG]|perf-scripts/static.sh on
+2|STATIC_CONTEXT=some: a number of lines, or all|STATIC_CONTEXT=some perf-scripts/static.sh
+2|HOT_FUNCS: 'a-b' is not a function name|HOT_FUNCS=a-b perf-scripts/static.sh
+2|SERIES=/etc has no series file|NEW_SERIES=/etc perf-scripts/static.sh
+2|unknown config 'bogus' (valid: |make -s static NEW_CONFIG=bogus
+1|usage: kernel.sh objects CONFIG [OBJECT...]|bench/kernel.sh objects
 ROWS_END
 )
 

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# make compare-series end to end, on a planted regression: the fixture
-# series tests/fixtures/series-slow-gate (patches/ plus two NOPs in the
-# gate) against patches/ must exit 1 and report exactly "+2 instructions
-# per call" in key-off; patches/ against itself, measured twice, must exit
-# 0 with every exact count the same.  A reduced matrix to keep it cheap: on,
-# key-off, one workload, tcg-icount.  The fixture builds in a variant root
-# of its own: the shared on build's stamp must not change.
+# make compare-series end to end, with its default states (key-off,
+# key-on-other, rules-1, rules-1000), on planted regressions: the fixture
+# series tests/fixtures/series-slow (patches/ plus two NOPs in the gate and
+# four per rule visited) against patches/ must exit 1, report exactly "+2
+# instructions per call" in key-off and __blk_error_inject's +4 per call
+# with one rule and +4000 with 1000 as REGRESSION rows (they gate on their
+# own); patches/ against itself, measured twice, must exit 0 with every
+# exact count the same.  Otherwise reduced to keep it cheap: on, one
+# workload, tcg-icount.  tests/fixtures/series-likely-gate (a gate whose
+# site jumps while the key is off) must be measured, exit 0 with the same
+# count per call, not stopped by the state check (key-off alone).  The
+# fixtures build in variant roots of their own: the shared on build's
+# stamp must not change.
 #
 #   CACHE=... bash tests/compare-series.sh    (needs on built, or builds it)
 set -euo pipefail
@@ -17,8 +23,9 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/assert.sh
 . "$repo/tests/lib/assert.sh"
 
-export CONFIGS=on STATES=key-off WORKLOADS=randread-qd1 FIO_RUNTIME=1 FIO_RAMP=200ms
+export CONFIGS=on WORKLOADS=randread-qd1 FIO_RUNTIME=1 FIO_RAMP=200ms
 export FIO_IOS=5000 RESULTS_ROOT=$tmp
+unset STATES      # compare-series's default states are under test
 CACHE=${CACHE:-$repo/.cache}
 stamp=$CACHE/build/on/.blkinject-stamp
 "$repo/bench/kernel.sh" build on >/dev/null 2>&1 || { echo "building on failed" >&2; exit 1; }
@@ -32,7 +39,8 @@ series() {
 	echo "$rc"
 }
 
-line() { grep -E "^on/key-off/count-randread-qd1/$2 " "$tmp/$1.out" || true; }
+# line NAME STATE METRIC: that row of NAME's table
+line() { grep -E "^on/$2/count-randread-qd1/$3 " "$tmp/$1.out" || true; }
 
 # all_exact_same FILE: every exact row of a compare.sh table says "same".
 all_exact_same() {
@@ -42,16 +50,32 @@ all_exact_same() {
 
 none_changed() { ! grep -Eq ' (slower|faster):' "$1"; }
 
-rc=$(series slow "$repo/patches" "$repo/tests/fixtures/series-slow-gate")
+rc=$(series slow "$repo/patches" "$repo/tests/fixtures/series-slow")
 check "fixture against patches/ exits 1 (got $rc)" test "$rc" = 1
-l=$(line slow insns_per_call)
+check "the default states were measured: key-off key-on-other rules-1 rules-1000" \
+	test "$(grep -oE '^on/[a-z0-9-]+/count-randread-qd1/insns_per_call ' "$tmp/slow.out" | cut -d/ -f2 | tr '\n' ' ')" = \
+	"key-off key-on-other rules-1 rules-1000 "
+l=$(line slow key-off insns_per_call)
 check "the gate's instructions per call: +2 exactly ($l)" grep -Eq ' slower: \+2 instructions per call ' <<<"$l"
+l=$(line slow rules-1 blk_error_inject_insns_per_call)
+check "one rule on the target: __blk_error_inject +4 per call, a REGRESSION ($l)" \
+	grep -Eq ' REGRESSION slower: \+4 instructions per call .*; exact$' <<<"$l"
+l=$(line slow rules-1000 blk_error_inject_insns_per_call)
+check "1000 rules on the target: +4000 per call, a REGRESSION ($l)" \
+	grep -Eq ' REGRESSION slower: \+4000 instructions per call .*; exact$' <<<"$l"
 rc=$(series same "$repo/patches" "$repo/patches")
 check "patches/ against itself exits 0 (got $rc)" test "$rc" = 0
 check "patches/ against itself: every exact count the same" \
 	all_exact_same "$tmp/same.out"
 check "patches/ against itself: no row slower or faster" \
 	none_changed "$tmp/same.out"
+# A gate of the other polarity (static_branch_likely(): its site jumps while
+# the key is off) is measured, not refused by the state check as a key
+# left on: one instruction at the site either way.
+rc=$(STATES=key-off series likely "$repo/patches" "$repo/tests/fixtures/series-likely-gate")
+check "likely-gate fixture against patches/ is measured, exit 0 (got $rc)" test "$rc" = 0
+l=$(line likely key-off insns_per_call)
+check "the likely gate's instructions per call: the same ($l)" grep -Eq ' same: same \(exact\)$' <<<"$l"
 check "the shared on build was not rebuilt" test "$(cat "$stamp")" = "$before"
 for f in "$tmp"/*.out "$tmp"/*.err; do
 	[[ $failed == 0 ]] || { echo "--- $f"; tail -n 20 "$f"; }

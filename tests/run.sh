@@ -83,7 +83,8 @@ checkpatch_series() {
 
 run_host_tests() {
 	host_test "benchstat unit tests" bash "$REPO_DIR/bench/stats/test.sh"
-	host_test "compare.sh exit status (0/1/2)" bash "$REPO_DIR/bench/stats/gate-test.sh"
+	host_test "benchstat against R's wilcox.test table" bash "$REPO_DIR/bench/stats/r-check.sh"
+	host_test "compare.sh exit status (only 0/1/2)" bash "$REPO_DIR/bench/stats/gate-test.sh"
 	[[ ! -f $REPO_DIR/plots/test.sh ]] || host_test "plots unit tests" bash "$REPO_DIR/plots/test.sh"
 	host_test "shellcheck" lint_shell
 	host_test "C tools build with -Wall -Wextra -Werror" build_c_tools
@@ -91,7 +92,10 @@ run_host_tests() {
 	host_test "bad input: a clear error and a non-zero exit" bash "$REPO_DIR/tests/bad-input.sh"
 	host_test "settings resolver: bad input exits 2 before any work" bash "$TESTS_DIR/host/settings.sh"
 	host_test "KCIDB export of a committed run" bash "$TESTS_DIR/export-kcidb.sh"
+	host_test "LAVA logs and results into rows; failed and malformed ones" bash "$TESTS_DIR/lava-results.sh"
 	host_test "coverage table of a fixture tracefile" bash "$REPO_DIR/tests/coverage-table-test.sh"
+	host_test "static answer: polarity, state check, objdump diff" bash "$TESTS_DIR/static-test.sh"
+	host_test "eifuzz's model tables are the documentation's" bash "$TESTS_DIR/model-tables.sh"
 	seed_overlap_test
 }
 
@@ -141,11 +145,19 @@ run_runner_tests() {
 }
 
 # How a lab runs the matrix, with the build of on: a prebuilt kernel and
-# a modules archive (one boot), and the matrix in two shards merged
-# against one run of it (4 boots under tcg-icount).
+# a modules archive (one boot), the matrix in two shards merged against
+# one run of it (4 boots under tcg-icount), and a shard as a LAVA job run
+# by lava-run against the same shard run by bench.sh (3 boots).
 run_lab_tests() {
 	command_test lab "run-guest -K/-M boots a prebuilt kernel" bash "$TESTS_DIR/prebuilt-kernel.sh"
 	command_test lab "two shards merged equal one run" bash "$TESTS_DIR/shard-merge.sh"
+	if [[ $(id -u) != 0 ]]; then
+		result "lab/a shard through lava-run equals bench.sh --job" SKIP "(lava-run runs as root only)"
+	elif ! command -v lava-run >/dev/null; then
+		result "lab/a shard through lava-run equals bench.sh --job" SKIP "(no lava-run: make deps installs lava-dispatcher)"
+	else
+		command_test lab "a shard through lava-run equals bench.sh --job" bash "$TESTS_DIR/lava-run.sh"
+	fi
 }
 
 # run_guest_tests CONFIG: boot once, run every test, report each.

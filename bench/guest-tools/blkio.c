@@ -4,9 +4,10 @@
  * the syscall returned by name ("ok", "EIO", "ENOLINK", ...), so tests can
  * check exactly what an injected status turns into.
  *
- *   blkio [-n COUNT] OP DEV OFFSET LEN
+ *   blkio [-N] [-n COUNT] OP DEV OFFSET LEN
  *
- * OP is read or write (O_DIRECT pread/pwrite), discard (BLKDISCARD), wzero
+ * OP is read or write (O_DIRECT pread/pwrite; with -N preadv2/pwritev2 with
+ * RWF_NOWAIT, so the bio carries REQ_NOWAIT), discard (BLKDISCARD), wzero
  * (BLKZEROOUT, which falls back to plain writes on devices without write
  * zeroes support), zreset, zopen, zclose, zfinish (zone ioctls on the zones
  * in the range), flush (fsync, an empty write with REQ_PREFLUSH; OFFSET
@@ -26,10 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include "errname.h"
 
 #define MAX_KINDS 32
+
+static int rw_flags;	/* RWF_NOWAIT with -N */
 
 struct tally {
 	int err;
@@ -51,8 +55,10 @@ static int do_io(const char *op, int fd, uint64_t off, uint64_t len,
 	int r;
 
 	if (!strcmp(op, "read") || !strcmp(op, "write")) {
-		ret = op[0] == 'r' ? pread(fd, buf, len, off) :
-				     pwrite(fd, buf, len, off);
+		struct iovec iov = { .iov_base = buf, .iov_len = len };
+
+		ret = op[0] == 'r' ? preadv2(fd, &iov, 1, off, rw_flags) :
+				     pwritev2(fd, &iov, 1, off, rw_flags);
 		if (ret < 0)
 			return errno;
 		return (uint64_t)ret == len ? 0 : EIO;
@@ -106,7 +112,7 @@ static int by_name(const void *a, const void *b)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: blkio [-n COUNT] OP DEV OFFSET LEN\n");
+	fprintf(stderr, "usage: blkio [-N] [-n COUNT] OP DEV OFFSET LEN\n");
 	exit(2);
 }
 
@@ -118,10 +124,13 @@ int main(int argc, char **argv)
 	uint64_t off, len;
 	void *buf = NULL;
 
-	while ((opt = getopt(argc, argv, "n:")) != -1) {
-		if (opt != 'n')
+	while ((opt = getopt(argc, argv, "Nn:")) != -1) {
+		if (opt == 'N')
+			rw_flags = RWF_NOWAIT;
+		else if (opt == 'n')
+			count = strtoul(optarg, NULL, 0);
+		else
 			usage();
-		count = strtoul(optarg, NULL, 0);
 	}
 	if (argc - optind != 4 || count == 0)
 		usage();

@@ -3,15 +3,18 @@
  * eifuzz: model-based fuzzer for a disk's error_injection debugfs file.
  *
  *   eifuzz [-s SEED] [-n STEPS] [-t TRIALS] [-S SECONDS] [-r] [-b] DISK
+ *   eifuzz -T
  *
  * Each step is either a write(2) to /sys/kernel/debug/block/DISK/
  * error_injection (rules from the grammar, mutations of valid rules, raw
- * bytes) or I/O on /dev/DISK of an op the disk supports.  A reference model
- * of the rule list, written from the documented interface
- * (Documentation/block/error-injection.rst and the series' commit messages),
- * predicts every write's result (the rule added, or EINVAL and nothing
- * changed) and every I/O's errno; after each write the read-back file is
- * compared with the model line by line.  I/O whose outcome is random
+ * bytes) or I/O on /dev/DISK of an op the disk supports (some reads with
+ * RWF_NOWAIT).  A reference model of the rule list, written from the
+ * statements of Documentation/block/error-injection.rst and not from the
+ * kernel's code (each part quotes the statement it follows), predicts every
+ * write's result (the rule added, or EINVAL and nothing changed) and every
+ * I/O's errno; after each write the read-back file is compared with the
+ * model line by line.  -T prints the model's tables, which
+ * tests/model-tables.sh checks against the rst's.  I/O whose outcome is random
  * (chance rules) is repeated TRIALS times and each outcome's count must lie
  * in its exact binomial acceptance band; see STAT_ALPHA for the false-failure
  * probability.
@@ -41,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include "errname.h"
@@ -82,7 +86,15 @@ static bool one_in(unsigned int n)
 	return below(n) == 0;
 }
 
-/* ---- interface vocabulary (documented: REQ_OP_XYZ and BLK_STS_XYZ names) ---- */
+/*
+ * ---- the interface, as Documentation/block/error-injection.rst states it ----
+ *
+ * The model is written from the documentation, not from the kernel's code:
+ * each part quotes the statement it follows.  The tables (operations and
+ * what their rules match on, statuses and their errnos, refused statuses,
+ * limits) are printed by "eifuzz -T" and checked against the rst's own
+ * tables and sentences by tests/model-tables.sh, a host test of make test.
+ */
 
 enum op {
 	OP_READ, OP_WRITE, OP_FLUSH, OP_DISCARD, OP_SECURE_ERASE, OP_ZONE_RESET,
@@ -90,32 +102,76 @@ enum op {
 	OP_ZONE_APPEND, OP_WRITE_ZEROES, OP_DRV_IN, OP_DRV_OUT, NR_OPS
 };
 
-static const char *const op_names[NR_OPS] = {
-	"READ", "WRITE", "FLUSH", "DISCARD", "SECURE_ERASE", "ZONE_RESET",
-	"ZONE_RESET_ALL", "ZONE_OPEN", "ZONE_CLOSE", "ZONE_FINISH",
-	"ZONE_APPEND", "WRITE_ZEROES", "DRV_IN", "DRV_OUT",
+/* The rst's "matches on" column: "sectors", "zone start" or "nothing". */
+enum match { M_SECTORS, M_ZONE_START, M_NOTHING };
+
+static const char *const match_names[] = { "sectors", "zone start", "nothing" };
+
+/* The rst's Operations table. */
+static const struct {
+	const char *name;
+	enum match match;
+} ops[NR_OPS] = {
+	[OP_READ] = { "READ", M_SECTORS },
+	[OP_WRITE] = { "WRITE", M_SECTORS },
+	[OP_FLUSH] = { "FLUSH", M_NOTHING },
+	[OP_DISCARD] = { "DISCARD", M_SECTORS },
+	[OP_SECURE_ERASE] = { "SECURE_ERASE", M_SECTORS },
+	[OP_ZONE_RESET] = { "ZONE_RESET", M_ZONE_START },
+	[OP_ZONE_RESET_ALL] = { "ZONE_RESET_ALL", M_NOTHING },
+	[OP_ZONE_OPEN] = { "ZONE_OPEN", M_ZONE_START },
+	[OP_ZONE_CLOSE] = { "ZONE_CLOSE", M_ZONE_START },
+	[OP_ZONE_FINISH] = { "ZONE_FINISH", M_ZONE_START },
+	[OP_ZONE_APPEND] = { "ZONE_APPEND", M_SECTORS },
+	[OP_WRITE_ZEROES] = { "WRITE_ZEROES", M_SECTORS },
+	[OP_DRV_IN] = { "DRV_IN", M_NOTHING },
+	[OP_DRV_OUT] = { "DRV_OUT", M_NOTHING },
 };
 
+/*
+ * The rst's Statuses table: "A rule can use every status that a bio can
+ * complete with.  The caller of the failed I/O sees the errno that the
+ * block layer maps the status to"; AGAIN "applies only to" bios "that
+ * must not block" (REQ_NOWAIT).
+ */
 static const struct {
 	const char *tag;
 	int err;
+	bool nowait_only;
 } statuses[] = {
-	{ "NOTSUPP", EOPNOTSUPP }, { "TIMEOUT", ETIMEDOUT },
-	{ "NOSPC", ENOSPC }, { "TRANSPORT", ENOLINK },
-	{ "TARGET", EREMOTEIO }, { "RESV_CONFLICT", EBADE },
-	{ "MEDIUM", ENODATA }, { "PROTECTION", EILSEQ },
-	{ "RESOURCE", ENOMEM }, { "DEV_RESOURCE", EBUSY },
-	{ "AGAIN", EAGAIN }, { "OFFLINE", ENODEV },
-	{ "DM_REQUEUE", EREMCHG }, { "ZONE_OPEN_RESOURCE", ETOOMANYREFS },
-	{ "ZONE_ACTIVE_RESOURCE", EOVERFLOW }, { "DURATION_LIMIT", ETIME },
-	{ "INVAL", EINVAL }, { "IOERR", EIO },
+	{ "NOTSUPP", EOPNOTSUPP, false }, { "TIMEOUT", ETIMEDOUT, false },
+	{ "NOSPC", ENOSPC, false }, { "TRANSPORT", ENOLINK, false },
+	{ "TARGET", EREMOTEIO, false }, { "RESV_CONFLICT", EBADE, false },
+	{ "MEDIUM", ENODATA, false }, { "PROTECTION", EILSEQ, false },
+	{ "RESOURCE", ENOMEM, false }, { "IOERR", EIO, false },
+	{ "AGAIN", EAGAIN, true }, { "OFFLINE", ENODEV, false },
+	{ "ZONE_OPEN_RESOURCE", ETOOMANYREFS, false },
+	{ "ZONE_ACTIVE_RESOURCE", EOVERFLOW, false },
+	{ "DURATION_LIMIT", ETIME, false }, { "INVAL", EINVAL, false },
 };
 #define NR_STATUSES ((int)(sizeof(statuses) / sizeof(statuses[0])))
 
-static int find_name(const char *const *names, int n, const char *s)
+/* The rst's table of the BLK_STS_ names a rule may not use. */
+static const char *const refused_statuses[] = { "OK", "DEV_RESOURCE", "DM_REQUEUE" };
+#define NR_REFUSED ((int)(sizeof(refused_statuses) / sizeof(refused_statuses[0])))
+
+/* Status names the generator writes: the accepted ones, then the refused. */
+static const char *status_name(int i)
 {
-	for (int i = 0; i < n; i++)
-		if (!strcmp(names[i], s))
+	return i < NR_STATUSES ? statuses[i].tag : refused_statuses[i - NR_STATUSES];
+}
+
+/*
+ * Limits: "A write of a page (PAGE_SIZE bytes) or more is refused",
+ * "A number written with more than 23 characters is refused", chance
+ * "from 1 to 4294967295", start and nr_sectors "take 64-bit values".
+ */
+#define CHANCE_MAX 4294967295u
+
+static int find_op(const char *s)
+{
+	for (int i = 0; i < NR_OPS; i++)
+		if (!strcmp(ops[i].name, s))
 			return i;
 	return -1;
 }
@@ -126,6 +182,22 @@ static int find_status(const char *s)
 		if (!strcmp(statuses[i].tag, s))
 			return i;
 	return -1;
+}
+
+/* eifuzz -T: the tables above, one fact a line (tests/model-tables.sh). */
+static void print_tables(void)
+{
+	for (int i = 0; i < NR_OPS; i++)
+		printf("op %s %s\n", ops[i].name, match_names[ops[i].match]);
+	for (int i = 0; i < NR_STATUSES; i++)
+		printf("status %s %s%s\n", statuses[i].tag, errname(statuses[i].err),
+		       statuses[i].nowait_only ? " nowait-only" : "");
+	for (int i = 0; i < NR_REFUSED; i++)
+		printf("refused %s\n", refused_statuses[i]);
+	printf("limit write-bytes-refused-from %d\n", PAGE);
+	printf("limit number-characters %d\n", NUMBER_MAX_LEN);
+	printf("limit chance 1 %u\n", CHANCE_MAX);
+	printf("limit last-sector %" PRIu64 "\n", UINT64_MAX);
 }
 
 /* ---- the model ---- */
@@ -147,148 +219,133 @@ struct model {
 static struct model M;
 
 /*
- * A number: C integer syntax (decimal, 0x/0X hex, 0-prefixed octal) with
- * no sign or blanks, at most NUMBER_MAX_LEN characters, fitting 64 bits.
- * chance takes decimal digits only and must fit 32 bits and be non-zero.
- * Returns false for malformed or out-of-range text.
+ * A number, as the rst's "Details of the syntax" put it: "written as C
+ * writes an unsigned constant without a suffix: 0x or 0X starts a
+ * hexadecimal number, a leading 0 an octal one ..., anything else is
+ * decimal", and "A number written with more than 23 characters is refused
+ * even when its value fits".  Its value must not exceed @max.
  */
-static bool c_literal(const char *s, unsigned int *base, const char **digits)
+static bool doc_number(const char *s, uint64_t max, uint64_t *val)
 {
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
-	    strchr("0123456789abcdefABCDEF", s[2]) && s[2]) {
-		*base = 16;
-		*digits = s + 2;
-	} else if (s[0] == '0') {
-		*base = 8;
-		*digits = s;
-	} else {
-		*base = 10;
-		*digits = s;
-	}
-	if (!**digits)
-		return false;
-	for (const char *p = *digits; *p; p++) {
-		unsigned int d;
-
-		if (*p >= '0' && *p <= '9')
-			d = *p - '0';
-		else if (*p >= 'a' && *p <= 'f')
-			d = *p - 'a' + 10;
-		else if (*p >= 'A' && *p <= 'F')
-			d = *p - 'A' + 10;
-		else
-			return false;
-		if (d >= *base)
-			return false;
-	}
-	return true;
-}
-
-static bool accumulate(const char *digits, unsigned int base, uint64_t *val)
-{
+	static const char digit_chars[] = "0123456789abcdef";
+	const char *digits = s;
+	unsigned int base = 10;
 	uint64_t v = 0;
 
+	if (strlen(s) > NUMBER_MAX_LEN)
+		return false;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		digits = s + 2;
+	} else if (s[0] == '0') {
+		base = 8;	/* "0" alone is an octal zero, as in C */
+	}
+	if (!*digits)
+		return false;
 	for (const char *p = digits; *p; p++) {
-		unsigned int d = *p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10;
+		char c = *p >= 'A' && *p <= 'F' ? *p - 'A' + 'a' : *p;
+		const char *d = strchr(digit_chars, c);
+		uint64_t dv;
 
-		if (v > (UINT64_MAX - d) / base)
+		if (!d || (unsigned int)(d - digit_chars) >= base)
 			return false;
-		v = v * base + d;
+		dv = d - digit_chars;
+		if (v > (max - dv) / base)
+			return false;	/* too large for its field */
+		v = v * base + dv;
 	}
 	*val = v;
 	return true;
 }
 
-static bool parse_u64(const char *s, uint64_t *val)
-{
-	unsigned int base;
-	const char *digits;
-
-	if (!c_literal(s, &base, &digits) || strlen(s) > NUMBER_MAX_LEN)
-		return false;
-	return accumulate(digits, base, val);
-}
-
-static bool parse_chance(const char *s, uint32_t *val)
-{
-	unsigned int base;
-	const char *digits;
-	uint64_t v;
-
-	if (!c_literal(s, &base, &digits) || strlen(s) > NUMBER_MAX_LEN)
-		return false;
-	if (strspn(s, "0123456789") != strlen(s) || !accumulate(s, 10, &v))
-		return false;
-	if (v == 0 || v > UINT32_MAX)
-		return false;
-	*val = (uint32_t)v;
-	return true;
-}
-
 /*
- * Predict a write of len bytes.  Returns 0 (accepted; *out is the rule, or
+ * Predict a write of len bytes, from the rst's Commands, Errors and
+ * "Details of the syntax".  Returns 0 (accepted; *out is the rule, or
  * out->op == -1 for removeall) or EINVAL.
  */
 static int model_parse(const unsigned char *buf, size_t len, struct rule *out)
 {
-	char text[PAGE + 1], *p, *tok;
+	char text[PAGE + 1], *p, *item;
 	int adds = 0, removes = 0, others = 0, op = -1, status = -1;
-	uint64_t start = 0, nr = 0;
-	uint32_t chance = 1;
+	uint64_t start = 0, nr = 0, chance = 1;
 
+	/* "A write of a page (PAGE_SIZE bytes) or more is refused with EINVAL" */
 	if (len >= PAGE)
 		return EINVAL;
+	/* "a command ends at the first NUL byte of the write" */
 	memcpy(text, buf, len);
-	text[len] = 0;		/* the text ends at the first NUL */
+	text[len] = 0;
 	p = text;
-	while ((tok = strsep(&p, ",\n")) != NULL) {
-		if (!*tok)
+	/* "only commas and newlines separate items", "empty items are skipped" */
+	while ((item = strsep(&p, ",\n")) != NULL) {
+		char *value = strchr(item, '=');
+
+		if (!*item)
 			continue;
-		if (!strcmp(tok, "add")) {
+		if (!strcmp(item, "add")) {
 			adds++;
 			continue;
 		}
-		if (!strcmp(tok, "removeall")) {
+		if (!strcmp(item, "removeall")) {
 			removes++;
 			continue;
 		}
 		others++;
-		if (!strncmp(tok, "op=", 3) && tok[3]) {
-			/* later values replace earlier ones; checked at the end */
-			op = find_name(op_names, NR_OPS, tok + 3);
-		} else if (!strncmp(tok, "status=", 7) && tok[7]) {
-			status = find_status(tok + 7);
-		} else if (!strncmp(tok, "start=", 6)) {
-			if (!parse_u64(tok + 6, &start))
+		/* "an unknown item or one without a value" */
+		if (!value || !value[1])
+			return EINVAL;
+		*value++ = 0;
+		/*
+		 * "Each value is checked where it appears, so an invalid one
+		 * fails the whole command even when a valid one of the same
+		 * item follows"; of valid ones "the last one counts".
+		 */
+		if (!strcmp(item, "op")) {
+			if ((op = find_op(value)) < 0)
 				return EINVAL;
-		} else if (!strncmp(tok, "nr_sectors=", 11)) {
-			if (!parse_u64(tok + 11, &nr))
+		} else if (!strcmp(item, "status")) {
+			/* unknown and refused names alike */
+			if ((status = find_status(value)) < 0)
 				return EINVAL;
-		} else if (!strncmp(tok, "chance=", 7)) {
-			if (!parse_chance(tok + 7, &chance))
+		} else if (!strcmp(item, "start")) {
+			if (!doc_number(value, UINT64_MAX, &start))
+				return EINVAL;
+		} else if (!strcmp(item, "nr_sectors")) {
+			if (!doc_number(value, UINT64_MAX, &nr))
+				return EINVAL;
+		} else if (!strcmp(item, "chance")) {
+			/* "chance takes 1 to 4294967295" */
+			if (!doc_number(value, CHANCE_MAX, &chance) || !chance)
 				return EINVAL;
 		} else {
 			return EINVAL;
 		}
 	}
+	/* "a write with no action or with two" */
 	if (adds + removes != 1)
 		return EINVAL;
+	/* "removeall ... takes no other items" */
 	if (removes) {
 		if (others)
 			return EINVAL;
 		out->op = -1;
 		return 0;
 	}
+	/* op and status are "required" */
 	if (op < 0 || status < 0)
 		return EINVAL;
-	/* the range must not wrap: start + nr_sectors fits 64 bits */
-	if (nr && start > UINT64_MAX - nr)
+	/*
+	 * "the range is start to start + nr_sectors - 1, and that last sector
+	 * must not be past 2^64 - 1"; "nr_sectors=0 means the same as leaving
+	 * it out: the range is open".
+	 */
+	if (nr && nr - 1 > UINT64_MAX - start)
 		return EINVAL;
 	out->op = op;
 	out->status = status;
 	out->start = start;
-	out->end = nr ? start + nr - 1 : UINT64_MAX;
-	out->chance = chance;
+	out->end = nr ? start + (nr - 1) : UINT64_MAX;
+	out->chance = (uint32_t)chance;
 	return 0;
 }
 
@@ -313,7 +370,7 @@ static int model_render(char *buf, size_t size)
 
 		n += snprintf(buf + n, size - n,
 			      "%" PRIu64 ":%" PRIu64 " op=%s,status=%s,chance=%" PRIu32 "\n",
-			      r->start, r->end, op_names[r->op],
+			      r->start, r->end, ops[r->op].name,
 			      statuses[r->status].tag, r->chance);
 	}
 	return n < size ? 0 : -1;
@@ -441,6 +498,7 @@ struct step {
 	/* I/O */
 	int io;
 	uint64_t sector, nsec;
+	bool nowait;	/* a read with RWF_NOWAIT: its bio has REQ_NOWAIT */
 	unsigned int trials;
 	/* in the last run: an accepted write, or I/O that changed a zone */
 	bool changed;
@@ -482,8 +540,9 @@ static void print_step(FILE *f, const struct step *s)
 		esc(f, s->data, s->len, 200);
 		fprintf(f, "\" (%zu bytes)", s->len);
 	} else {
-		fprintf(f, "%s %s sector %" PRIu64 " + %" PRIu64,
-			io_names[s->io], D.name, s->sector, s->nsec);
+		fprintf(f, "%s%s %s sector %" PRIu64 " + %" PRIu64,
+			io_names[s->io], s->nowait ? " (RWF_NOWAIT)" : "", D.name,
+			s->sector, s->nsec);
 		if (s->trials > 1)
 			fprintf(f, ", %u times", s->trials);
 	}
@@ -588,26 +647,56 @@ static void add_outcome(struct outcome *o, int *n, int err, double p)
 	(*n)++;
 }
 
-static bool covers(const struct rule *r, int op, uint64_t sector, uint64_t nsec,
-		   bool zone_mgmt)
+/* A bio as the rules see it. */
+struct bio_desc {
+	int op;
+	uint64_t sector, nsec;
+	bool nowait;	/* submitted with REQ_NOWAIT (RWF_NOWAIT) */
+};
+
+/*
+ * Whether rule @r applies to @b, from the rst's "Which bios a rule fails":
+ * "A rule applies when the bio has the rule's operation, the status allows
+ * it (AGAIN: only bios with REQ_NOWAIT), and" for operations that match on
+ * sectors "at least one of the sectors from the bio's bi_sector to its end
+ * lies in the rule's range", for those that match on the zone start "the
+ * first sector of the zone they act on lies in the range".  "Bios without
+ * data of any other kind never match", nor do the operations whose rules
+ * match nothing.
+ */
+static bool applies(const struct rule *r, const struct bio_desc *b)
 {
-	if (r->op != op)
+	uint64_t first, last;
+
+	if (r->op != b->op)
 		return false;
-	/* zone management ops match on the start sector of their zone */
-	if (zone_mgmt)
-		return sector >= r->start && sector <= r->end;
-	/* bios without data never match */
-	return nsec && sector <= r->end && sector + nsec - 1 >= r->start;
+	if (statuses[r->status].nowait_only && !b->nowait)
+		return false;
+	switch (ops[b->op].match) {
+	case M_ZONE_START:
+		first = D.zone_sectors ? b->sector - b->sector % D.zone_sectors : b->sector;
+		return r->start <= first && first <= r->end;
+	case M_SECTORS:
+		if (!b->nsec)
+			return false;
+		first = b->sector;
+		last = b->sector + (b->nsec - 1);
+		/* the two ranges share a sector unless one ends before the other */
+		return !(last < r->start || r->end < first);
+	default:
+		return false;
+	}
 }
 
 /*
- * One walk of the rules over a bio of @op that arrives with probability
- * @mass: rules newest first; a matching rule with chance c fails the bio
- * with probability 1/c, otherwise the next rule gets its turn.  Adds the
- * failures to @o and returns the probability that the bio gets through.
+ * One walk of the rules over a bio that arrives with probability @mass:
+ * "newest rule first"; a rule that applies "and its chance comes up" with
+ * probability 1/chance fails the bio, "If the chance does not come up, the
+ * walk goes on to older rules".  Adds the failures to @o and returns the
+ * probability that the bio gets through.
  */
-static double rules_walk(int op, uint64_t sector, uint64_t nsec, bool zone_mgmt,
-			 double mass, struct outcome *o, int *n)
+static double rules_walk(const struct bio_desc *b, double mass, struct outcome *o,
+			 int *n)
 {
 	double pass = 1.0;
 
@@ -615,7 +704,7 @@ static double rules_walk(int op, uint64_t sector, uint64_t nsec, bool zone_mgmt,
 		const struct rule *r = &M.rules[i];
 		double p = 1.0 / r->chance;
 
-		if (!covers(r, op, sector, nsec, zone_mgmt))
+		if (!applies(r, b))
 			continue;
 		add_outcome(o, n, statuses[r->status].err, mass * pass * p);
 		pass *= 1.0 - p;
@@ -628,30 +717,47 @@ static double rules_walk(int op, uint64_t sector, uint64_t nsec, bool zone_mgmt,
 /*
  * The outcomes of one bio; @driver_err is what the disk itself returns.  A
  * bio with data that crosses zone boundaries (chunk_sectors) is split at
- * each one after the hook has seen it whole, and the rest is submitted
- * again from the boundary: the rules are walked for [sector, end), then
- * for [boundary, end) and so on, and the first rule that fires fails the
- * whole bio.  (Seed 44 of a campaign found this: a chance=2 rule on a
- * zone's first sectors failed a read that started in the zone before 78
- * times in 100.)
+ * each one after the check has seen it whole; the rst: "the front piece
+ * goes on to the driver without another check, and the rest is submitted
+ * again and checked again, down to the last piece".  So the rules are
+ * walked for [sector, end), then for [boundary, end) and so on, and the
+ * first rule that fires fails the whole bio.  (Seed 44 of a campaign found
+ * this: a chance=2 rule on a zone's first sectors failed a read that
+ * started in the zone before 78 times in 100.)  The block layer does not
+ * split a REQ_NOWAIT bio: one that would need it ends with EAGAIN after
+ * its one check.
  */
-static void bio_outcomes(int op, uint64_t sector, uint64_t nsec, bool zone_mgmt,
-			 int driver_err, double mass, struct outcome *o, int *n)
+static void bio_outcomes(struct bio_desc b, int driver_err, double mass,
+			 struct outcome *o, int *n)
 {
-	uint64_t end = sector + nsec;
+	uint64_t end = b.sector + b.nsec;
 	double pass = mass;
 
 	for (;;) {
-		uint64_t next = zone_mgmt || !D.zone_sectors ? end :
-			(sector / D.zone_sectors + 1) * D.zone_sectors;
+		uint64_t next = ops[b.op].match != M_SECTORS || !D.zone_sectors ? end :
+			(b.sector / D.zone_sectors + 1) * D.zone_sectors;
 
-		pass = rules_walk(op, sector, end - sector, zone_mgmt, pass, o, n);
+		b.nsec = end - b.sector;
+		pass = rules_walk(&b, pass, o, n);
 		if (pass <= 0 || next >= end)
 			break;
-		sector = next;
+		if (b.nowait) {
+			add_outcome(o, n, EAGAIN, pass);
+			return;
+		}
+		b.sector = next;
 	}
 	if (pass > 0)
 		add_outcome(o, n, driver_err, pass);
+}
+
+/* bio_outcomes() of a bio without REQ_NOWAIT */
+static void plain_bio_outcomes(int op, uint64_t sector, uint64_t nsec, int driver_err,
+			       double mass, struct outcome *o, int *n)
+{
+	struct bio_desc b = { op, sector, nsec, false };
+
+	bio_outcomes(b, driver_err, mass, o, n);
 }
 
 static void predict(const struct step *s, struct outcome *o, int *n)
@@ -666,11 +772,14 @@ static void predict(const struct step *s, struct outcome *o, int *n)
 	}
 	switch (s->io) {
 	case IO_READ:
-	case IO_WRITE:
+	case IO_WRITE: {
+		struct bio_desc b = { s->io == IO_READ ? OP_READ : OP_WRITE,
+				      s->sector, s->nsec, s->nowait };
+
 		/* zero-length direct I/O issues no bio */
-		bio_outcomes(s->io == IO_READ ? OP_READ : OP_WRITE, s->sector,
-			     s->nsec, false, 0, 1.0, o, n);
+		bio_outcomes(b, 0, 1.0, o, n);
 		break;
+	}
 	case IO_DISCARD:
 		if (!s->nsec) {
 			add_outcome(o, n, EINVAL, 1.0);
@@ -680,7 +789,7 @@ static void predict(const struct step *s, struct outcome *o, int *n)
 		struct outcome d[MAX_OUTCOMES];
 		int nd = 0;
 
-		bio_outcomes(OP_DISCARD, s->sector, s->nsec, false, 0, 1.0, d, &nd);
+		plain_bio_outcomes(OP_DISCARD, s->sector, s->nsec, 0, 1.0, d, &nd);
 		/* BLKDISCARD reports EOPNOTSUPP from the bio as success */
 		for (int i = 0; i < nd; i++)
 			add_outcome(o, n, d[i].err == EOPNOTSUPP ? 0 : d[i].err, d[i].p);
@@ -695,11 +804,11 @@ static void predict(const struct step *s, struct outcome *o, int *n)
 			break;
 		}
 		/* EOPNOTSUPP from WRITE_ZEROES falls back to writing zero pages */
-		bio_outcomes(OP_WRITE_ZEROES, s->sector, s->nsec, false, 0, 1.0, wz, &nwz);
+		plain_bio_outcomes(OP_WRITE_ZEROES, s->sector, s->nsec, 0, 1.0, wz, &nwz);
 		for (int i = 0; i < nwz; i++) {
 			if (wz[i].err == EOPNOTSUPP)
-				bio_outcomes(OP_WRITE, s->sector, s->nsec, false, 0,
-					     wz[i].p, o, n);
+				plain_bio_outcomes(OP_WRITE, s->sector, s->nsec, 0,
+						   wz[i].p, o, n);
 			else
 				add_outcome(o, n, wz[i].err, wz[i].p);
 		}
@@ -707,25 +816,25 @@ static void predict(const struct step *s, struct outcome *o, int *n)
 	}
 	case IO_FLUSH:
 		/* an empty write with REQ_PREFLUSH: no data, never matches */
-		bio_outcomes(OP_WRITE, s->sector, 0, false, 0, 1.0, o, n);
+		plain_bio_outcomes(OP_WRITE, s->sector, 0, 0, 1.0, o, n);
 		break;
 	case IO_ZOPEN:
 		zerr = M.zone[zone] == Z_FULL ? EIO : 0;
-		bio_outcomes(OP_ZONE_OPEN, s->sector, 0, true, zerr, 1.0, o, n);
+		plain_bio_outcomes(OP_ZONE_OPEN, s->sector, 0, zerr, 1.0, o, n);
 		break;
 	case IO_ZCLOSE:
 		zerr = M.zone[zone] == Z_OPEN ? 0 : EIO;
-		bio_outcomes(OP_ZONE_CLOSE, s->sector, 0, true, zerr, 1.0, o, n);
+		plain_bio_outcomes(OP_ZONE_CLOSE, s->sector, 0, zerr, 1.0, o, n);
 		break;
 	case IO_ZFINISH:
-		bio_outcomes(OP_ZONE_FINISH, s->sector, 0, true, 0, 1.0, o, n);
+		plain_bio_outcomes(OP_ZONE_FINISH, s->sector, 0, 0, 1.0, o, n);
 		break;
 	case IO_ZRESET:
-		bio_outcomes(OP_ZONE_RESET, s->sector, 0, true, 0, 1.0, o, n);
+		plain_bio_outcomes(OP_ZONE_RESET, s->sector, 0, 0, 1.0, o, n);
 		break;
 	case IO_ZRESET_ALL:
 		/* a reset of every zone is one ZONE_RESET_ALL bio: never matches */
-		bio_outcomes(OP_ZONE_RESET_ALL, 0, 0, false, 0, 1.0, o, n);
+		plain_bio_outcomes(OP_ZONE_RESET_ALL, 0, 0, 0, 1.0, o, n);
 		break;
 	}
 }
@@ -766,12 +875,16 @@ static int do_io(const struct step *s)
 	S.ios++;
 	switch (s->io) {
 	case IO_READ:
-	case IO_WRITE:
-		ret = s->io == IO_READ ? pread(D.dev_fd, D.buf, len, off) :
-					 pwrite(D.dev_fd, D.buf, len, off);
+	case IO_WRITE: {
+		struct iovec iov = { .iov_base = D.buf, .iov_len = len };
+		int flags = s->nowait ? RWF_NOWAIT : 0;
+
+		ret = s->io == IO_READ ? preadv2(D.dev_fd, &iov, 1, off, flags) :
+					 pwritev2(D.dev_fd, &iov, 1, off, flags);
 		if (ret < 0)
 			return errno;
 		return (uint64_t)ret == len ? 0 : -1;
+	}
 	case IO_DISCARD:
 		r = ioctl(D.dev_fd, BLKDISCARD, range);
 		break;
@@ -948,8 +1061,8 @@ static void put_number(uint64_t v)
 static void put_field(int f, int op, int status)
 {
 	switch (f) {
-	case 0: put("op=%s", op_names[op]); break;
-	case 1: put("status=%s", statuses[status].tag); break;
+	case 0: put("op=%s", ops[op].name); break;
+	case 1: put("status=%s", status_name(status)); break;
 	case 2: put("start="); put_number(interesting_u64()); break;
 	case 3:
 		put("nr_sectors=");
@@ -992,11 +1105,17 @@ static int pick_op(void)
 	return below(NR_OPS);
 }
 
+/* A status name: mostly one a rule accepts, sometimes one it refuses. */
+static int pick_status(void)
+{
+	return one_in(8) ? NR_STATUSES + (int)below(NR_REFUSED) : (int)below(NR_STATUSES);
+}
+
 /* A rule from the grammar, fields in a random order, some left out. */
 static void gen_valid(void)
 {
 	int order[5] = { 0, 1, 2, 3, 4 }, apos;
-	int op = pick_op(), status = below(NR_STATUSES);
+	int op = pick_op(), status = pick_status();
 
 	for (int i = 4; i > 0; i--) {
 		int j = below(i + 1), t = order[i];
@@ -1048,7 +1167,7 @@ static void mutate(void)
 		int f = below(5);
 
 		put(",");
-		put_field(f, pick_op(), below(NR_STATUSES));
+		put_field(f, pick_op(), pick_status());
 		break;
 	}
 	case 2: {	/* delete a comma-separated piece */
@@ -1180,6 +1299,11 @@ static void gen_io(struct step *s)
 	s->is_write = false;
 	s->io = io;
 	s->trials = 1;
+	/*
+	 * Some reads with RWF_NOWAIT, which AGAIN rules apply to.  At most a
+	 * page (one segment), so that only a zone boundary splits them.
+	 */
+	s->nowait = io == IO_READ && one_in(4);
 	if (io >= IO_ZOPEN) {
 		s->nsec = D.zone_sectors;
 		s->sector = below(D.nr_zones) * D.zone_sectors;
@@ -1214,6 +1338,8 @@ static void gen_io(struct step *s)
 		sector -= sector % D.lbs;
 		if (nsec > D.max_io[io])
 			nsec = D.max_io[io];
+		if (s->nowait && nsec > 8)
+			nsec = 8;
 		nsec = clamp_len(sector, nsec);
 		nsec -= nsec % D.lbs;
 		s->sector = io == IO_FLUSH ? 0 : sector;
@@ -1226,10 +1352,12 @@ static void gen_io(struct step *s)
 	 */
 	for (int i = 0; i < M.nr; i++) {
 		const struct rule *r = &M.rules[i];
-		bool zone_mgmt = io >= IO_ZOPEN && io != IO_ZRESET_ALL;
+		struct bio_desc b = { io_op[io], s->sector, s->nsec, s->nowait };
+		struct bio_desc w = { OP_WRITE, s->sector, s->nsec, false };
 
-		if (r->chance > 1 && (covers(r, io_op[io], s->sector, s->nsec, zone_mgmt) ||
-				      (io == IO_WZERO && covers(r, OP_WRITE, s->sector, s->nsec, false))))
+		if (ops[b.op].match != M_SECTORS)
+			b.nsec = 0;	/* no data: the zone's start decides */
+		if (r->chance > 1 && (applies(r, &b) || (io == IO_WZERO && applies(r, &w))))
 			s->trials = opt_trials;
 	}
 	/* closing a zone twice fails on the disk: only repeat idempotent ops */
@@ -1367,6 +1495,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: eifuzz [-s SEED] [-n STEPS] [-t TRIALS] [-S SECONDS] [-r] [-b] DISK\n"
+		"       eifuzz -T   print the model's tables (ops, statuses, limits)\n"
 		"  SEED: any unsigned number (default 1); STEPS: 1..%d (default 1000);\n"
 		"  TRIALS: repeats of a random-outcome I/O, 20..100000 (default 100);\n"
 		"  SECONDS: time limit for shrinking a disagreement (default 120);\n"
@@ -1385,7 +1514,7 @@ int main(int argc, char **argv)
 	struct timespec t0, t1;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "s:n:t:S:rb")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:t:S:rbT")) != -1) {
 		switch (opt) {
 		case 's':
 			seed = strtoull(optarg, &end, 0);
@@ -1410,6 +1539,9 @@ int main(int argc, char **argv)
 		case 'r':
 			rates = true;
 			break;
+		case 'T':
+			print_tables();
+			return 0;
 		case 'b':
 			opt_big_io = true;
 			break;

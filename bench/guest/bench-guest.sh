@@ -16,7 +16,8 @@
 # Environment: STATES, WORKLOADS (fio job names in /bench/fio), FIO_RUNTIME,
 # FIO_RAMP, SOFTIRQ_WORKLOADS (run with irqmode=1 in states off and key-off),
 # COUNT_IOS (0: no counted workload), PERF_RECORD (0/1), BENCH_GATE_ADDR
-# (the jump-label site, to check that the key is off between states).
+# and BENCH_GATE_BRANCH (the jump-label site and its branch bit, to check
+# that the key is off between states).
 set -eu
 # shellcheck source=bench/guest/state.sh
 . /bench/state.sh
@@ -51,7 +52,8 @@ run_counted() {
 	echo "$1 $_first $MARK" >>"$MARKS"
 }
 
-# no_residue STATE: after teardown no rule, no dm device, the key off.
+# no_residue STATE: after teardown no rule, no dm device, no BPF program
+# on should_fail_bio, the key off.
 no_residue() {
 	for _d in nullb0 nullb1; do
 		if [ -e "$EI/$_d/error_injection" ] && [ -n "$(cat "$EI/$_d/error_injection")" ]; then
@@ -63,10 +65,13 @@ no_residue() {
 		echo "state $1: dm device left" >&2
 		return 1
 	fi
-	if [ -n "${BENCH_GATE_ADDR:-}" ]; then
-		case $(kpeek "$BENCH_GATE_ADDR" 1) in
-		e9 | eb) echo "state $1: the static key is still on" >&2; return 1 ;;
-		esac
+	if [ -e /sys/fs/bpf/failbio ] || grep -qs should_fail_bio /sys/kernel/debug/kprobes/list; then
+		echo "state $1: fail-bio still attached" >&2
+		return 1
+	fi
+	if [ "$(gate_key)" = on ]; then
+		echo "state $1: the static key is still on" >&2
+		return 1
 	fi
 }
 
@@ -75,6 +80,7 @@ teardown_state() {
 	for _d in nullb0 nullb1; do
 		[ ! -e "$EI/$_d/error_injection" ] || rule "$_d" removeall
 	done
+	[ ! -e /sys/fs/bpf/failbio ] || failbio detach
 	if [ "$1" = fmr-p0 ]; then
 		echo 0 >/sys/block/nullb0/make-it-fail
 		echo 1 >/sys/kernel/debug/fail_make_request/times

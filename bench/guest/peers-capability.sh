@@ -3,7 +3,8 @@
 # mechanism and print one line per cell,
 #   MECHANISM|CAPABILITY|yes or no|what was observed
 # so that the table is made of results, not claims.  Needs a kernel with
-# CONFIG_BLK_ERROR_INJECTION, CONFIG_FAIL_MAKE_REQUEST and the dm targets.
+# CONFIG_BLK_ERROR_INJECTION, CONFIG_FAIL_MAKE_REQUEST, the dm targets and
+# CONFIG_BPF_KPROBE_OVERRIDE (with failbio, bench/bpf, in the image).
 set -u
 
 MB=1048576
@@ -116,6 +117,44 @@ check_fmr() {
 	echo 0 >$FMR/probability
 }
 
+# The BPF way: fail-bio.bpf.c on should_fail_bio(), one rule at a time,
+# given in error_injection's words to its loader failbio.
+check_bpf() {
+	m="BPF should_fail_bio"
+	if ! command -v failbio >/dev/null || ! failbio attach; then
+		cell "$m" "select op" no "failbio cannot attach in this kernel or image"
+		return
+	fi
+	failbio add nullb0 "op=READ,start=100,nr_sectors=8"
+	r=$(rd /dev/nullb0 100) w=$(wr /dev/nullb0 100)
+	[ "$r" != ok ] && [ "$w" = ok ] && v=yes || v=no
+	cell "$m" "select op" "$v" "op=READ: read $r, write $w"
+	refused=$(failbio add nullb0 "op=READ,start=100,nr_sectors=8,status=MEDIUM" 2>&1 && echo accepted)
+	[ "$r" != ok ] && [ "$r" != EIO ] && v=yes || v=no
+	cell "$m" "choose status" "$v" "read gets $r; status=MEDIUM: ${refused#failbio: }"
+	b=$(blkio read /dev/nullb0 $((99 * 512)) 512)
+	a=$(blkio read /dev/nullb0 $((108 * 512)) 512)
+	cell "$m" "act on the disk itself" "$([ "$r" != ok ] && echo yes || echo no)" "error seen on /dev/nullb0"
+	failbio add nullb0 "op=DISCARD"
+	d=$(blkio discard /dev/nullb0 $MB $MB) r=$(rd /dev/nullb0 0)
+	[ "$d" != ok ] && [ "$r" = ok ] && v=yes || v=no
+	cell "$m" "select discard" "$v" "op=DISCARD: discard $d, read $r"
+	failbio add "$ZDEV" "op=ZONE_RESET,start=$ZONE_SECTORS,nr_sectors=$ZONE_SECTORS"
+	z1=$(blkio zreset "/dev/$ZDEV" $((ZONE_SECTORS * 512)) $((ZONE_SECTORS * 512)))
+	z0=$(blkio zreset "/dev/$ZDEV" 0 $((ZONE_SECTORS * 512)))
+	[ "$z1" != ok ] && [ "$z0" = ok ] && v=yes || v=no
+	cell "$m" "select zone op" "$v" "op=ZONE_RESET on zone 1: reset zone 1 $z1, zone 0 $z0"
+	failbio add "$ZDEV" "op=READ,start=$((ZONE_SECTORS + 8)),nr_sectors=8"
+	in=$(rd "/dev/$ZDEV" $((ZONE_SECTORS + 8))) out=$(rd "/dev/$ZDEV" $ZONE_SECTORS)
+	[ "$in" != ok ] && [ "$out" = ok ] && [ "$b" = ok ] && [ "$a" = ok ] && v=yes || v=no
+	cell "$m" "unaligned range on a zoned disk" "$v" "sectors 8200-8207 of a 4 MiB-zone disk: in $in, zone start $out; regular disk 99 $b, 108 $a"
+	failbio add nullb0 "op=READ,chance=2"
+	f=$(count_fails /dev/nullb0 400)
+	[ "$f" -gt 100 ] && [ "$f" -lt 300 ] && v=yes || v=no
+	cell "$m" "probability" "$v" "chance=2: $f of 400 reads failed"
+	failbio detach
+}
+
 # check_dm NAME TABLE_ON_NULLB0 READ_SECTOR ZONED_TABLE: one dm target.
 check_dm() {
 	m=$1
@@ -162,6 +201,7 @@ main() {
 	n=$(cat /sys/block/nullb0/size)
 	check_ei
 	check_fmr
+	check_bpf
 	check_dm dm-error "0 100 linear /dev/nullb0 0
 100 8 error
 108 $((n - 108)) linear /dev/nullb0 108" 100 "0 8200 linear /dev/$ZDEV 0

@@ -18,8 +18,11 @@ load_nullb() {
 # the module can be busy for a moment.
 unload_nullb() {
 	# --retry: the same io_uring delay keeps the dm device open briefly.
+	# mknodes: without udev the node outlives the device; drop it (a
+	# device still there keeps its node, which no_residue then sees).
 	if [ -e /dev/mapper/peer ]; then
 		dmsetup --noudevsync remove --retry peer
+		dmsetup mknodes
 	fi
 	_i=0
 	until rmmod null_blk 2>/dev/null; do
@@ -67,6 +70,18 @@ $SPARE_SECTOR $((_sectors - SPARE_SECTOR)) error"
 		dm_table peer "0 $_sectors dust /dev/nullb0 0 512"
 		dmsetup message peer 0 enable
 		;;
+	# The BPF way (bench/bpf): detached again after a rule, so what stays
+	# of it is measured; attached without a rule; with ei-rule's rule.
+	bpf-detached)
+		failbio attach
+		failbio add nullb0 "op=READ,start=$SPARE_SECTOR,nr_sectors=8"
+		failbio detach
+		;;
+	bpf-idle) failbio attach ;;
+	bpf-rule)
+		failbio attach
+		failbio add nullb0 "op=READ,start=$SPARE_SECTOR,nr_sectors=8,status=IOERR"
+		;;
 	key-on-other) rule nullb1 "add,op=READ,status=IOERR" ;;
 	rules-*)
 		_n=${1#rules-}
@@ -83,9 +98,30 @@ $SPARE_SECTOR $((_sectors - SPARE_SECTOR)) error"
 	esac
 	# shellcheck disable=SC2034
 	case $1 in dm-*) TARGET_DEV=/dev/mapper/peer ;; esac
+	case $1 in
+	bpf-*) echo "state $1: failbio rule: $(failbio show 2>&1 | sed 's/^$/none/')" >&2 ;;
+	esac
 	if [ -e "$EI/nullb0/error_injection" ]; then
 		echo "state $1: $(wc -l <"$EI/nullb0/error_injection") rules on nullb0, $(wc -l <"$EI/nullb1/error_injection") on nullb1" >&2
 	else
 		echo "state $1: no error_injection file (feature compiled out)" >&2
 	fi
+}
+
+# gate_key: "on" or "off", the error-injection static key's state read from
+# the live bytes of its jump-label site (BENCH_GATE_ADDR): the kernel makes
+# a site a JMP exactly when the key's state differs from the site's branch
+# bit (BENCH_GATE_BRANCH, read from its __jump_table entry on the host), so
+# a gate compiled with the other polarity jumps while the key is off.
+# "unknown" without a site.
+gate_key() {
+	if [ -z "${BENCH_GATE_ADDR:-}" ]; then
+		echo unknown
+		return
+	fi
+	case $(kpeek "$BENCH_GATE_ADDR" 1) in
+	e9 | eb) _jmp=1 ;;
+	*) _jmp=0 ;;
+	esac
+	if [ "$_jmp" = "${BENCH_GATE_BRANCH:-0}" ]; then echo off; else echo on; fi
 }

@@ -6,14 +6,18 @@
  *   benchstat compare [--threshold PCT] --accel ACCEL | --base-accel A
  *                     --new-accel B  BASE.CSV NEW.CSV
  *   benchstat metrics
- *   benchstat simulate [--seed N] [--reps N] [--noise PCT] [--threshold PCT]
+ *   benchstat rank-sum PAIRS.TSV
+ *   benchstat simulate [--seed N] [--reps N] [--noise PCT] [--threshold PCT] [--rows K]
+ *   benchstat plan --rows K [--noise PCT] [--threshold PCT] [--repeats N] [--seed N] [--reps N]
  *
  * Every metric has a class (the table below): exact counts and guest time
- * under tcg-icount are judged on their medians against the threshold;
- * sampled time gets the exact Wilcoxon rank-sum test with the
- * Hodges-Lehmann shift and its exact confidence interval (R's
- * wilcox.test(conf.int = TRUE)); random metrics are reported, never judged.
- * Distributions, sorting, medians and the RNG come from GSL; the exact null
+ * under tcg-icount are judged on their medians; sampled time gets the
+ * Wilcoxon rank-sum test with the Hodges-Lehmann shift and its confidence
+ * interval, as R's wilcox.test(conf.int = TRUE) computes them (exact
+ * without ties, else the continuity-corrected normal test inverted);
+ * random metrics are reported, never judged.  Every class ends in the same
+ * rule: an interval of log ratios against log1p(+-threshold).  GSL gives
+ * the distributions, sorting, medians and the RNG; the exact null
  * distribution of the rank-sum statistic is counted here, as R does.
  * README.md has the rules and the reasons.
  */
@@ -23,11 +27,14 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_gamma.h>
@@ -35,9 +42,15 @@
 #include <gsl/gsl_statistics_double.h>
 
 #define EXIT_REGRESSION 1
-#define EXIT_BAD_INPUT 2
+#define EXIT_BAD_INPUT 2        /* also: no verdict (underpowered, unclear) */
 #define ALPHA 0.05              /* two-sided error of tests and intervals */
 #define EXACT_MAX_MN 10000      /* larger m*n: normal approximation */
+#define SORT_MAX_MN 1024        /* up to this many pairwise differences: sort them */
+/*
+ * Two log ratios closer than this are the same change: far below any
+ * measurement's resolution, far above the rounding of log(a) - log(b).
+ */
+#define LOG_EPS 1e-12
 #define NFIELDS 8
 
 static const char HEADER[] =
@@ -67,6 +80,11 @@ typedef struct {
 	const char *unit;       /* of the absolute change */
 } metric_t;
 
+/*
+ * Gating: the time per I/O (IOPS, instructions per I/O, cycles per I/O)
+ * and every exact count the plugin makes of a HOT_FUNCS function
+ * (instructions per call of each, calls per I/O).
+ */
 static const metric_t METRICS[] = {
 	{ "iops",                             1, GUEST_TIME, 1, "IOPS" },
 	{ "insns_per_io",                     0, GUEST_TIME, 1, "instructions per I/O" },
@@ -76,11 +94,11 @@ static const metric_t METRICS[] = {
 	{ "lat_p999_ns",                      0, PERCENTILE, 0, "ns" },
 	{ "task_clock_ns_per_io",             0, GUEST_TIME, 0, "ns per I/O" },
 	{ "insns_per_call",                   0, EXACT,      1, "instructions per call" },
-	{ "submit_bio_noacct_insns_per_call", 0, EXACT,      0, "instructions per call" },
-	{ "blk_mq_submit_bio_insns_per_call", 0, EXACT,      0, "instructions per call" },
-	{ "blk_error_inject_insns_per_call",  0, EXACT,      0, "instructions per call" },
-	{ "should_fail_bio_insns_per_call",   0, EXACT,      0, "instructions per call" },
-	{ "calls_per_io",                     0, EXACT,      0, "calls per I/O" },
+	{ "submit_bio_noacct_insns_per_call", 0, EXACT,      1, "instructions per call" },
+	{ "blk_mq_submit_bio_insns_per_call", 0, EXACT,      1, "instructions per call" },
+	{ "blk_error_inject_insns_per_call",  0, EXACT,      1, "instructions per call" },
+	{ "should_fail_bio_insns_per_call",   0, EXACT,      1, "instructions per call" },
+	{ "calls_per_io",                     0, EXACT,      1, "calls per I/O" },
 	{ "iowq_punts_per_io",                0, EXACT,      0, "io-wq punts per I/O" },
 	{ "cycles_per_io",                    0, SAMPLED,    1, "cycles per I/O" },
 	{ "instructions_per_io",              0, SAMPLED,    0, "instructions per I/O" },
@@ -120,6 +138,12 @@ static _Noreturn void die(const char *fmt, ...)
 	exit(EXIT_BAD_INPUT);
 }
 
+/* A GSL domain or overflow error is broken input to us, never an abort. */
+static void gsl_die(const char *reason, const char *file, int line, int gsl_errno)
+{
+	die("GSL: %s (%s:%d, error %d)", reason, file, line, gsl_errno);
+}
+
 static void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
@@ -127,6 +151,15 @@ static void *xrealloc(void *p, size_t n)
 	if (!q)
 		die("out of memory");
 	return q;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		die("out of memory");
+	return p;
 }
 
 static char *xstrdup(const char *s)
@@ -142,9 +175,15 @@ static double nz(double v)
 	return v == 0.0 ? 0.0 : v;
 }
 
+/* a log ratio as a percent change */
+static double pct(double log_ratio)
+{
+	return 100.0 * expm1(log_ratio);
+}
+
 /*
  * HOT_FUNCS may name any kernel function: its "FUNC_insns_per_call" is an
- * exact count like the listed ones, informative (not gating).
+ * exact count like the listed ones, and gates like them.
  */
 #define MAX_FUNC_METRICS 64
 static metric_t func_metrics[MAX_FUNC_METRICS];
@@ -165,7 +204,7 @@ static const metric_t *metric_find(const char *name)
 	    n_func_metrics == MAX_FUNC_METRICS)
 		return NULL;
 	func_metrics[n_func_metrics] =
-		(metric_t){ xstrdup(name), 0, EXACT, 0, "instructions per call" };
+		(metric_t){ xstrdup(name), 0, EXACT, 1, "instructions per call" };
 	return &func_metrics[n_func_metrics++];
 }
 
@@ -202,34 +241,75 @@ static enum class resolve_class(const metric_t *m, const char *accel)
 }
 
 /* ------------------------------------------------------------------ */
-/* groups                                                              */
+/* groups, in a hash table                                             */
 /* ------------------------------------------------------------------ */
+
+typedef struct {
+	long long repeat;
+	size_t line;
+} rowref_t;
 
 typedef struct {
 	char *config, *state, *workload;
 	const metric_t *metric;
 	double *v;              /* ok values, sorted after load */
 	size_t n, cap, n_failed;
+	rowref_t *rows;         /* every row's repeat and line: duplicates */
+	size_t nrows, rcap;
 	double median;
+	uint64_t hash;
 } group_t;
 
 typedef struct {
 	const char *path;
 	group_t *g;
 	size_t n, cap, n_ok_rows;
+	size_t *slot;           /* open addressing: index + 1, 0 = empty */
+	size_t nslots;
 } dataset_t;
+
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return (h ^ 0x1f) * 0x100000001b3ULL;  /* a separator no field holds */
+}
+
+static uint64_t key_hash(const char *c, const char *s, const char *w, const char *m)
+{
+	return fnv(fnv(fnv(fnv(0xcbf29ce484222325ULL, c), s), w), m);
+}
+
+static int group_is(const group_t *g, uint64_t h, const char *c, const char *s,
+		    const char *w, const char *m)
+{
+	return g->hash == h && !strcmp(g->config, c) && !strcmp(g->state, s) &&
+	       !strcmp(g->workload, w) && !strcmp(g->metric->name, m);
+}
 
 static group_t *ds_find(const dataset_t *d, const char *c, const char *s,
 			const char *w, const char *m)
 {
-	for (size_t i = 0; i < d->n; i++) {
-		group_t *g = &d->g[i];
+	uint64_t h = key_hash(c, s, w, m);
 
-		if (!strcmp(g->config, c) && !strcmp(g->state, s) &&
-		    !strcmp(g->workload, w) && !strcmp(g->metric->name, m))
+	if (!d->nslots)
+		return NULL;
+	for (size_t i = h & (d->nslots - 1); d->slot[i]; i = (i + 1) & (d->nslots - 1)) {
+		group_t *g = &d->g[d->slot[i] - 1];
+
+		if (group_is(g, h, c, s, w, m))
 			return g;
 	}
 	return NULL;
+}
+
+static void ds_insert_slot(dataset_t *d, size_t idx)
+{
+	size_t i = d->g[idx].hash & (d->nslots - 1);
+
+	while (d->slot[i])
+		i = (i + 1) & (d->nslots - 1);
+	d->slot[i] = idx + 1;
 }
 
 static group_t *ds_get(dataset_t *d, const char *c, const char *s,
@@ -239,13 +319,22 @@ static group_t *ds_get(dataset_t *d, const char *c, const char *s,
 
 	if (g)
 		return g;
+	if (2 * (d->n + 1) > d->nslots) {       /* load factor at most 1/2 */
+		free(d->slot);
+		d->nslots = d->nslots ? 2 * d->nslots : 256;
+		d->slot = xcalloc(d->nslots, sizeof(*d->slot));
+		for (size_t i = 0; i < d->n; i++)
+			ds_insert_slot(d, i);
+	}
 	if (d->n == d->cap) {
 		d->cap = d->cap ? 2 * d->cap : 64;
 		d->g = xrealloc(d->g, d->cap * sizeof(*d->g));
 	}
-	g = &d->g[d->n++];
+	g = &d->g[d->n];
 	*g = (group_t){ .config = xstrdup(c), .state = xstrdup(s),
-			.workload = xstrdup(w), .metric = m };
+			.workload = xstrdup(w), .metric = m,
+			.hash = key_hash(c, s, w, m->name) };
+	ds_insert_slot(d, d->n++);
 	return g;
 }
 
@@ -256,6 +345,15 @@ static void group_add(group_t *g, double v)
 		g->v = xrealloc(g->v, g->cap * sizeof(*g->v));
 	}
 	g->v[g->n++] = v;
+}
+
+static void group_row(group_t *g, long long repeat, size_t line)
+{
+	if (g->nrows == g->rcap) {
+		g->rcap = g->rcap ? 2 * g->rcap : 8;
+		g->rows = xrealloc(g->rows, g->rcap * sizeof(*g->rows));
+	}
+	g->rows[g->nrows++] = (rowref_t){ repeat, line };
 }
 
 static int identical(const group_t *g)
@@ -290,25 +388,27 @@ static int parse_double(const char *s, double *out)
 	return 1;
 }
 
-static int is_integer(const char *s)
+static int parse_integer(const char *s, long long *out)
 {
 	char *end;
 
 	if (!*s)
 		return 0;
-	(void)strtoll(s, &end, 10);
-	return *end == '\0';
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	return *end == '\0' && !errno;
 }
 
 /* One data line split into fields, checked; returns the metric. */
 static const metric_t *parse_row(const char *path, size_t lineno, char *p,
-				 char **fld, int *ok, double *v)
+				 char **fld, int *ok, double *v, long long *repeat)
 {
 	static const char *const names[NFIELDS] = {
 		"seq", "config", "state", "workload",
 		"repeat", "status", "metric", "value"
 	};
 	size_t nf = 0;
+	long long seq;
 	const metric_t *m;
 
 	for (;;) {
@@ -328,9 +428,9 @@ static const metric_t *parse_row(const char *path, size_t lineno, char *p,
 	for (int i = 1; i <= 6; i++)
 		if (i != 4 && !*fld[i])
 			input_error(path, lineno, "empty %s field", names[i]);
-	if (!is_integer(fld[0]))
+	if (!parse_integer(fld[0], &seq))
 		input_error(path, lineno, "seq is not an integer: \"%s\"", fld[0]);
-	if (!is_integer(fld[4]))
+	if (!parse_integer(fld[4], repeat))
 		input_error(path, lineno, "repeat is not an integer: \"%s\"", fld[4]);
 	if (!strcmp(fld[5], "ok"))
 		*ok = 1;
@@ -346,7 +446,36 @@ static const metric_t *parse_row(const char *path, size_t lineno, char *p,
 		input_error(path, lineno,
 			    "unknown metric \"%s\" (add it to METRICS in benchstat.c; "
 			    "`benchstat metrics` lists the known ones)", fld[6]);
+	/* a gating metric is judged by ratios: zero or less is a broken measurement */
+	if (*ok && m->gates && *v <= 0)
+		input_error(path, lineno, "%s is a gating metric and must be positive: \"%s\"",
+			    m->name, fld[7]);
 	return m;
+}
+
+static int cmp_rowref(const void *a, const void *b)
+{
+	const rowref_t *x = a, *y = b;
+
+	if (x->repeat != y->repeat)
+		return (x->repeat > y->repeat) - (x->repeat < y->repeat);
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* One (config, state, workload, repeat, metric) is one measurement. */
+static void check_duplicates(const dataset_t *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		group_t *g = &d->g[i];
+
+		qsort(g->rows, g->nrows, sizeof(*g->rows), cmp_rowref);
+		for (size_t k = 1; k < g->nrows; k++)
+			if (g->rows[k].repeat == g->rows[k - 1].repeat)
+				input_error(d->path, g->rows[k].line,
+					    "duplicate row: %s/%s/%s repeat %lld metric %s is also on line %zu",
+					    g->config, g->state, g->workload, g->rows[k].repeat,
+					    g->metric->name, g->rows[k - 1].line);
+	}
 }
 
 static void load(dataset_t *d, const char *path)
@@ -363,6 +492,7 @@ static void load(dataset_t *d, const char *path)
 		char *p = line;
 		int ok;
 		double v = 0;
+		long long repeat;
 		const metric_t *m;
 		group_t *g;
 
@@ -380,8 +510,9 @@ static void load(dataset_t *d, const char *path)
 		}
 		if (len == 0)
 			continue;
-		m = parse_row(path, lineno, p, fld, &ok, &v);
+		m = parse_row(path, lineno, p, fld, &ok, &v, &repeat);
 		g = ds_get(d, fld[1], fld[2], fld[3], m);
+		group_row(g, repeat, lineno);
 		if (ok) {
 			group_add(g, v);
 			d->n_ok_rows++;
@@ -399,6 +530,7 @@ static void load(dataset_t *d, const char *path)
 		input_error(path, 1, "empty file (missing header)");
 	if (rows == 0)
 		input_error(path, lineno, "no data rows after the header");
+	check_duplicates(d);
 	for (size_t i = 0; i < d->n; i++) {
 		group_t *g = &d->g[i];
 
@@ -434,14 +566,20 @@ static size_t median_ci_rank(size_t n, double *level)
 /*
  * Null distribution of the Mann-Whitney U of sizes m and n (no ties):
  * cdf[u] = P(U <= u), u = 0..m*n, from the counts' generating function
- * prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i).
+ * prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i).  Kept per (m, n): the
+ * simulations ask for the same sizes thousands of times.
  */
-static double *wilcox_cdf(size_t m, size_t n)
+static const double *wilcox_cdf(size_t m, size_t n)
 {
-	size_t top = m * n;
-	double *c = xrealloc(NULL, (top + 1) * sizeof(*c)), total = 0;
+	static struct { size_t m, n; double *c; } cache[32];
+	static size_t ncache, next;
+	size_t top = m * n, slot;
+	double *c, total = 0;
 
-	memset(c, 0, (top + 1) * sizeof(*c));
+	for (size_t i = 0; i < ncache; i++)
+		if (cache[i].m == m && cache[i].n == n)
+			return cache[i].c;
+	c = xcalloc(top + 1, sizeof(*c));
 	c[0] = 1;
 	for (size_t i = 1; i <= m; i++) {
 		for (size_t u = top; u >= n + i; u--)   /* times 1 - q^(n+i) */
@@ -455,73 +593,234 @@ static double *wilcox_cdf(size_t m, size_t n)
 	}
 	for (size_t u = 0; u <= top; u++)
 		c[u] /= total;
+	slot = ncache < 32 ? ncache++ : next++ % 32;
+	free(cache[slot].c);
+	cache[slot].m = m;
+	cache[slot].n = n;
+	cache[slot].c = c;
 	return c;
 }
 
-/* Smallest two-sided p-value the exact test can give at sizes m, n. */
-static double min_p(size_t m, size_t n)
+/* sum over runs of equal values of t^3 - t (a sorted array) */
+static double tie_term(const double *a, size_t n)
 {
-	return fmin(1.0, 2.0 / gsl_sf_choose((unsigned)(m + n), (unsigned)m));
+	double t = 0;
+
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && a[j] == a[i]; j++)
+			;
+		t += pow((double)(j - i), 3) - (double)(j - i);
+	}
+	return t;
 }
 
-/* Smallest equal size per side at which the test can reach ALPHA. */
-static size_t n_needed(void)
+/* sd of U under the null, with the tie correction for tie term T */
+static double u_sigma(size_t m, size_t n, double ties)
 {
-	size_t k = 1;
+	double N = (double)(m + n), v;
 
-	while (min_p(k, k) > ALPHA)
-		k++;
-	return k;
+	v = (double)m * (double)n / 12.0 * ((N + 1) - (N > 1 ? ties / (N * (N - 1)) : 0));
+	return v > 0 ? sqrt(v) : 0;
+}
+
+/* Smallest two-sided p the exact test can give at sizes m, n. */
+static double min_p_exact(size_t m, size_t n)
+{
+	return fmin(1.0, 2.0 * exp(-gsl_sf_lnchoose((unsigned)(m + n), (unsigned)m)));
+}
+
+/* Smallest p of the normal approximation at sizes m, n: U at 0 or m*n. */
+static double min_p_normal(size_t m, size_t n, double sigma)
+{
+	double half = (double)m * (double)n / 2;
+
+	return sigma > 0 ? fmin(1.0, 2.0 * gsl_cdf_ugaussian_Q((half - 0.5) / sigma)) : 1.0;
+}
+
+/*
+ * Smallest equal size per side at which K tests under Holm can reach
+ * ALPHA: with the exact test, or (normal) the normal approximation
+ * without ties, which ties or m*n > EXACT_MAX_MN bring.
+ */
+static size_t n_needed(size_t k, int normal)
+{
+	size_t n = 1;
+
+	while ((double)k * (normal ? min_p_normal(n, n, sqrt((double)n * n * (2 * n + 1) / 12))
+			       : min_p_exact(n, n)) > ALPHA)
+		n++;
+	return n;
+}
+
+/*
+ * The k-th smallest (1-based) of the m*n differences b[j] - a[i], a and b
+ * sorted ascending, without the m*n array: each row i keeps the range of
+ * columns still in play, a random pivot among them is counted against by
+ * two pointers (b[j] - a[i] as computed is monotone in both), and the
+ * rows shrink until few candidates are left.  O((m + n) log(mn)) expected.
+ */
+static double kth_diff(const double *a, size_t m, const double *b, size_t n, uint64_t k)
+{
+	size_t *lo = xcalloc(m, sizeof(*lo)), *hi = xrealloc(NULL, m * sizeof(*hi));
+	size_t *le = xrealloc(NULL, m * sizeof(*le)), *lt = xrealloc(NULL, m * sizeof(*lt));
+	uint64_t below = 0, rng = 0x9e3779b97f4a7c15ULL ^ k;
+	double result;
+
+	for (size_t i = 0; i < m; i++)
+		hi[i] = n;
+	for (;;) {
+		uint64_t cand = 0, cnt_le = below, cnt_lt = below, r;
+		size_t i, jl = 0, jt = 0;
+		double pivot;
+
+		for (i = 0; i < m; i++)
+			cand += hi[i] - lo[i];
+		if (cand <= 2 * (uint64_t)(m + n) + 64) {
+			double *buf = xrealloc(NULL, (size_t)cand * sizeof(*buf));
+			size_t c = 0;
+
+			for (i = 0; i < m; i++)
+				for (size_t j = lo[i]; j < hi[i]; j++)
+					buf[c++] = b[j] - a[i];
+			gsl_sort(buf, 1, c);
+			result = buf[k - below - 1];
+			free(buf);
+			break;
+		}
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		r = rng % cand;
+		for (i = 0; r >= hi[i] - lo[i]; i++)
+			r -= hi[i] - lo[i];
+		pivot = b[lo[i] + r] - a[i];
+		/* per row, how many columns are <= pivot and < pivot */
+		for (i = 0; i < m; i++) {
+			while (jl < n && b[jl] - a[i] <= pivot)
+				jl++;
+			while (jt < n && b[jt] - a[i] < pivot)
+				jt++;
+			le[i] = jl < lo[i] ? lo[i] : jl > hi[i] ? hi[i] : jl;
+			lt[i] = jt < lo[i] ? lo[i] : jt > hi[i] ? hi[i] : jt;
+			cnt_le += le[i] - lo[i];
+			cnt_lt += lt[i] - lo[i];
+		}
+		if (cnt_lt < k && k <= cnt_le) {
+			result = pivot;
+			break;
+		}
+		if (k <= cnt_lt) {
+			for (i = 0; i < m; i++)
+				hi[i] = lt[i];
+		} else {
+			below = cnt_le;
+			for (i = 0; i < m; i++)
+				lo[i] = le[i];
+		}
+	}
+	free(lo);
+	free(hi);
+	free(le);
+	free(lt);
+	return result;
+}
+
+/* The pairwise differences b[j] - a[i]: sorted when few, else selected. */
+typedef struct {
+	const double *a, *b;
+	size_t m, n;
+	double *sorted;         /* all m*n of them when m*n <= SORT_MAX_MN */
+} diffs_t;
+
+static void diffs_init(diffs_t *d, const double *a, size_t m, const double *b, size_t n)
+{
+	*d = (diffs_t){ .a = a, .b = b, .m = m, .n = n };
+	if (m * n <= SORT_MAX_MN) {
+		size_t k = 0;
+
+		d->sorted = xrealloc(NULL, m * n * sizeof(*d->sorted));
+		for (size_t i = 0; i < m; i++)
+			for (size_t j = 0; j < n; j++)
+				d->sorted[k++] = b[j] - a[i];
+		gsl_sort(d->sorted, 1, k);
+	}
+}
+
+static double diffs_kth(const diffs_t *d, uint64_t k)
+{
+	return d->sorted ? d->sorted[k - 1] : kth_diff(d->a, d->m, d->b, d->n, k);
+}
+
+/* median of the differences, as gsl_stats_median_from_sorted_data takes it */
+static double diffs_median(const diffs_t *d)
+{
+	uint64_t mn = (uint64_t)d->m * d->n;
+
+	if (mn % 2)
+		return diffs_kth(d, mn / 2 + 1);
+	return (diffs_kth(d, mn / 2) + diffs_kth(d, mn / 2 + 1)) / 2;
+}
+
+static void diffs_free(diffs_t *d)
+{
+	free(d->sorted);
 }
 
 typedef struct {
 	double p;               /* two-sided p-value */
 	double hl;              /* Hodges-Lehmann shift of log values */
 	double lo, hi, level;   /* its confidence interval and coverage */
-	double delta;           /* Hodges-Lehmann shift of the values */
+	double min_p;           /* the smallest p these sizes (and ties) allow */
 	int approx;             /* ties or large: normal approximation */
 } wilcox_t;
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
- * Wilcoxon rank-sum test of y against x (both sorted, positive), on the
- * log scale so that the shift is a ratio; the test itself only sees ranks.
- * The interval is R's: sorted pairwise differences d, [d_(qu), d_(mn-qu+1)]
- * with qu the ALPHA/2 quantile of U.
+ * R's wilcox.test(x = new, y = base, conf.int = TRUE) where x and y are
+ * sorted log values; n.b. the statistic counts new above base.
+ *
+ * Without ties and with m*n <= EXACT_MAX_MN: the exact p from the null
+ * distribution of U, the interval [d_(qu), d_(mn-qu+1)] of the sorted
+ * pairwise differences with qu the ALPHA/2 quantile of U, its coverage.
+ *
+ * Otherwise R's normal approximation: the continuity-corrected z with the
+ * tie correction over the pooled sample for p, and for the interval the
+ * same z inverted, as R's uniroot() finds it: W(d), the statistic of
+ * x - d against y, is a step function of d that jumps at the pairwise
+ * differences, with the tie correction of ties within x and within y (the
+ * only ties between jumps), so each bound is the difference at which W
+ * crosses -+qnorm(ALPHA/2).  Its coverage is the nominal 1 - ALPHA.
  */
-static void wilcoxon(const double *x, size_t m, const double *y, size_t n,
-		     wilcox_t *r)
+static void wilcoxon(const double *base, size_t m, const double *new, size_t n, wilcox_t *r)
 {
-	size_t mn = m * n, k = 0, qu = 0;
-	double *d = xrealloc(NULL, mn * sizeof(*d)), *raw = xrealloc(NULL, mn * sizeof(*d));
-	double u = 0, *all = xrealloc(NULL, (m + n) * sizeof(*all));
-	int ties = 0;
+	uint64_t mn = (uint64_t)m * n;
+	double u = 0, pooled_ties, within_ties, *all;
+	diffs_t d;
+	int ties;
 
-	for (size_t i = 0; i < m; i++)
-		for (size_t j = 0; j < n; j++, k++) {
-			d[k] = log(y[j]) - log(x[i]);
-			raw[k] = y[j] - x[i];
-			u += y[j] > x[i] ? 1.0 : y[j] == x[i] ? 0.5 : 0.0;
-		}
-	memcpy(all, x, m * sizeof(*x));
-	memcpy(all + m, y, n * sizeof(*y));
-	qsort(all, m + n, sizeof(*all), cmp_double);
-	for (size_t i = 1; i < m + n; i++)
-		ties |= all[i] == all[i - 1];
-	gsl_sort(d, 1, mn);
-	gsl_sort(raw, 1, mn);
-	r->hl = gsl_stats_median_from_sorted_data(d, 1, mn);
-	r->delta = gsl_stats_median_from_sorted_data(raw, 1, mn);
+	/* U = #(new > base) + #(new == base) / 2, by merging */
+	for (size_t j = 0, lt = 0, le = 0; j < n; j++) {
+		while (lt < m && base[lt] < new[j])
+			lt++;
+		if (le < lt)
+			le = lt;
+		while (le < m && base[le] <= new[j])
+			le++;
+		u += (double)lt + 0.5 * (double)(le - lt);
+	}
+	all = xrealloc(NULL, (m + n) * sizeof(*all));
+	memcpy(all, base, m * sizeof(*all));
+	memcpy(all + m, new, n * sizeof(*all));
+	gsl_sort(all, 1, m + n);
+	pooled_ties = tie_term(all, m + n);
+	free(all);
+	within_ties = tie_term(base, m) + tie_term(new, n);
+	ties = pooled_ties > 0;
+	diffs_init(&d, base, m, new, n);
+	r->hl = diffs_median(&d);
 	r->approx = ties || mn > EXACT_MAX_MN;
 	if (!r->approx) {
-		double *cdf = wilcox_cdf(m, n);
-		size_t lo_u = (size_t)floor(u), hi_u = (size_t)ceil(u);
+		const double *cdf = wilcox_cdf(m, n);
+		size_t lo_u = (size_t)floor(u), hi_u = (size_t)ceil(u), qu = 0;
 
 		r->p = fmin(1.0, 2.0 * fmin(cdf[lo_u], hi_u ? 1.0 - cdf[hi_u - 1] : 1.0));
 		while (cdf[qu] < ALPHA / 2)
@@ -529,30 +828,43 @@ static void wilcoxon(const double *x, size_t m, const double *y, size_t n,
 		if (qu == 0)
 			qu = 1;
 		r->level = 1.0 - 2.0 * cdf[qu - 1];
-		free(cdf);
+		r->lo = diffs_kth(&d, qu);
+		r->hi = diffs_kth(&d, mn - qu + 1);
+		r->min_p = min_p_exact(m, n);
 	} else {
-		/* normal approximation with tie and continuity correction */
-		double tie = 0, z, sigma, N = (double)(m + n);
+		double sigma = u_sigma(m, n, pooled_ties), sw = u_sigma(m, n, within_ties);
+		double z = u - (double)mn / 2, zq = gsl_cdf_ugaussian_Qinv(ALPHA / 2);
+		double half = (double)mn / 2;
+		uint64_t kl, ku;
 
-		for (size_t i = 0, j; i < m + n; i = j) {
-			for (j = i; j < m + n && all[j] == all[i]; j++)
-				;
-			tie += pow((double)(j - i), 3) - (double)(j - i);
-		}
-		sigma = sqrt((double)mn / 12.0 * ((N + 1) - tie / (N * (N - 1))));
-		z = u - (double)mn / 2;
-		z = sigma > 0 ? (fabs(z) - 0.5) / sigma : 0;
-		r->p = sigma > 0 ? fmin(1.0, 2.0 * gsl_cdf_ugaussian_Q(fmax(z, 0))) : 1.0;
-		qu = (size_t)floor((double)mn / 2 - gsl_cdf_ugaussian_Pinv(1 - ALPHA / 2) * sigma);
-		if (qu < 1 || qu > mn)
-			qu = 1;
+		z = sigma > 0 ? (fabs(z) - (z != 0 ? 0.5 : 0)) / sigma : 0;
+		r->p = sigma > 0 ? fmin(1.0, 2.0 * gsl_cdf_ugaussian_Q(z)) : 1.0;
+		/*
+		 * Just above the k-th difference W = c(mn - k - mn/2) / sw, c()
+		 * the continuity correction towards 0.  Lower bound: the
+		 * smallest k with W <= zq; upper: the smallest with W <= -zq
+		 * (mn if none, where R returns max(x) - min(y)).
+		 */
+		kl = (uint64_t)fmax(1, ceil(half - 0.5 - zq * sw));
+		if (kl > mn)
+			kl = mn;
+		while (kl > 1 && (half - (double)(kl - 1) - 0.5) / sw <= zq)
+			kl--;           /* guards the closed form's rounding */
+		while (kl < mn && (half - (double)kl - 0.5) / sw > zq)
+			kl++;
+		ku = (uint64_t)fmax(1, ceil(half + 0.5 + zq * sw));
+		if (ku > mn)
+			ku = mn;
+		while (ku > 1 && (half - (double)(ku - 1) + 0.5) / sw <= -zq)
+			ku--;
+		while (ku < mn && (half - (double)ku + 0.5) / sw > -zq)
+			ku++;
+		r->lo = diffs_kth(&d, kl);
+		r->hi = diffs_kth(&d, ku);
 		r->level = 1.0 - ALPHA;
+		r->min_p = min_p_normal(m, n, sw);
 	}
-	r->lo = d[qu - 1];
-	r->hi = d[mn - qu];
-	free(d);
-	free(raw);
-	free(all);
+	diffs_free(&d);
 }
 
 /* ------------------------------------------------------------------ */
@@ -562,16 +874,14 @@ static void wilcoxon(const double *x, size_t m, const double *y, size_t n,
 typedef struct {
 	enum class cls;
 	int have_rel, have_delta, have_ci, have_p, gates;
-	double rel, lo, hi, level, p, delta;
+	double rel, lo, hi;     /* log ratios: the change and its interval */
+	double level, p, min_p, delta;
+	size_t need;            /* no-verdict: the size per side it needs */
 	int approx;
+	int undecided;          /* gating and could be worse than the threshold */
 	char verdict[24];
-	char text[200];
+	char text[240];
 } judge_t;
-
-static double pct(double ratio_minus_1)
-{
-	return 100.0 * ratio_minus_1;
-}
 
 /* "+49 instructions per I/O" */
 static void fmt_delta(char *b, size_t sz, double delta, const metric_t *m)
@@ -582,12 +892,6 @@ static void fmt_delta(char *b, size_t sz, double delta, const metric_t *m)
 		snprintf(b, sz, "%+g instruction %s", delta, unit + 13);
 	else
 		snprintf(b, sz, "%+.6g %s", nz(delta), unit);
-}
-
-/* the change is worse when it goes against the metric's direction */
-static int worse(const metric_t *m, double rel)
-{
-	return m->higher_is_better ? rel < 0 : rel > 0;
 }
 
 static void set(judge_t *j, const char *verdict, const char *fmt, ...)
@@ -602,18 +906,43 @@ static void set(judge_t *j, const char *verdict, const char *fmt, ...)
 		*c = ';';       /* the text is a CSV field */
 }
 
-/* slower/faster/within-threshold for a change known to be real */
-static void judge_real(judge_t *j, const metric_t *m, double thr, const char *how)
+/*
+ * The one rule, for every class.  [lo, hi] is an interval of log ratios
+ * (new/base), the threshold the percent change thr either way, so the
+ * bounds are log1p(-thr/100) and log1p(+thr/100):
+ *   within-threshold  the whole interval inside them (a change of exactly
+ *                     the threshold is within);
+ *   slower/faster     the whole interval beyond one of them, and the change
+ *                     established (sampled: significant, Holm-adjusted for
+ *                     gating rows);
+ *   unclear           otherwise.
+ * A gating row is undecided when unclear and its interval reaches beyond
+ * the threshold on the worse side: the data allow a regression.
+ */
+static void decide(judge_t *j, const metric_t *m, double thr, int established, const char *how)
 {
+	double lm = log1p(-thr / 100) - LOG_EPS, lp = log1p(thr / 100) + LOG_EPS;
+	int hib = m->higher_is_better;
+	int inside = j->lo >= lm && j->hi <= lp;
+	int worse = hib ? j->hi < lm : j->lo > lp;
+	int better = hib ? j->lo > lp : j->hi < lm;
 	char d[64];
-	double mag = fabs(pct(j->rel));
 
 	fmt_delta(d, sizeof(d), j->delta, m);
-	if (mag <= thr)
+	j->undecided = 0;
+	if (inside) {
 		set(j, "within-threshold", "%s (%+.2f%%) within %g%%; %s", d, nz(pct(j->rel)), thr, how);
-	else
-		set(j, worse(m, j->rel) ? "slower" : "faster", "%s (%+.2f%%); %s",
-		    d, nz(pct(j->rel)), how);
+	} else if ((worse || better) && established) {
+		set(j, worse ? "slower" : "faster", "%s (%+.2f%%); %s", d, nz(pct(j->rel)), how);
+	} else {
+		j->undecided = j->gates && (hib ? j->lo < lm : j->hi > lp);
+		if (worse || better)
+			set(j, "unclear", "%+.2f%% but not significant%s; %s", nz(pct(j->rel)),
+			    j->gates ? " after Holm's correction" : "", how);
+		else
+			set(j, "unclear", "%+.2f%% but %s straddles the %g%% threshold",
+			    nz(pct(j->rel)), how, thr);
+	}
 }
 
 /*
@@ -628,91 +957,72 @@ static void judge_real(judge_t *j, const metric_t *m, double thr, const char *ho
 
 /*
  * Deterministic class: the medians are the measurement.  Repeats that
- * differ (host entropy leaking into a guest) give a range of pairwise
- * ratios; the verdict needs all of it on one side of the threshold.
+ * differ (host entropy leaking into a guest) give the range of pairwise
+ * ratios, the interval the rule judges.
  */
 static void judge_deterministic(judge_t *j, const group_t *b, const group_t *g, double thr)
 {
-	char how[96];
-	double lo, hi;
+	char how[112];
 	int single;
 
 	if (b->v[0] <= 0 || g->v[0] < 0) {
 		set(j, "undefined", "values <= 0 in the baseline: no ratio");
 		return;
 	}
-	lo = g->v[0] / b->v[b->n - 1] - 1;
-	hi = g->v[g->n - 1] / b->v[0] - 1;
-
-	j->rel = g->median / b->median - 1;
-	j->delta = g->median - b->median;
+	j->rel = log(g->median) - log(b->median);
+	j->lo = log(g->v[0]) - log(b->v[b->n - 1]);
+	j->hi = log(g->v[g->n - 1]) - log(b->v[0]);
 	single = g->metric->kind == GUEST_TIME && (b->n < 2 || g->n < 2);
 	if (single) {
-		lo = j->rel - ICOUNT_SPREAD_PCT / 100;
-		hi = j->rel + ICOUNT_SPREAD_PCT / 100;
+		j->lo = j->rel - log1p(ICOUNT_SPREAD_PCT / 100);
+		j->hi = j->rel + log1p(ICOUNT_SPREAD_PCT / 100);
 	}
-	j->lo = pct(lo);
-	j->hi = pct(hi);
 	j->have_ci = 1;
 	if (single)
 		snprintf(how, sizeof(how), "one run a side: +-%.1f%% icount repeatability", ICOUNT_SPREAD_PCT);
 	else if (identical(b) && identical(g))
 		snprintf(how, sizeof(how), "exact");
 	else
-		snprintf(how, sizeof(how), "repeats differ: range %+.3f..%+.3f%%", nz(pct(lo)), nz(pct(hi)));
-	if (!single && identical(b) && identical(g) && j->rel == 0)
+		snprintf(how, sizeof(how), "repeats differ: range %+.3f..%+.3f%%",
+			 nz(pct(j->lo)), nz(pct(j->hi)));
+	if (!single && identical(b) && identical(g) && g->median == b->median)
 		set(j, "same", "same (exact)");
-	else if ((pct(lo) > thr || pct(hi) < -thr) || (fabs(pct(lo)) <= thr && fabs(pct(hi)) <= thr))
-		judge_real(j, g->metric, thr, how);
 	else
-		set(j, "unclear", "%+.2f%% but %s straddles the %g%% threshold", nz(pct(j->rel)), how, thr);
+		decide(j, g->metric, thr, 1, how);
 }
 
-/* Sampled class: exact Wilcoxon rank-sum, Hodges-Lehmann shift. */
+/* Sampled class: the rank-sum test; the verdict waits for the family. */
 static void judge_sampled(judge_t *j, const group_t *b, const group_t *g)
 {
 	wilcox_t w;
+	double *lb, *lg;
+	diffs_t raw;
 
-	j->rel = g->median / b->median - 1;
-	j->delta = g->median - b->median;
-	if (min_p(b->n, g->n) > ALPHA) {
-		set(j, "no-verdict", "n=%zu+%zu: no verdict at %g%%; need n>=%zu per side",
-		    b->n, g->n, 100 * (1 - ALPHA), n_needed());
-		return;
-	}
 	if (b->v[0] <= 0 || g->v[0] <= 0) {
 		set(j, "undefined", "values <= 0: no ratio");
 		return;
 	}
-	wilcoxon(b->v, b->n, g->v, g->n, &w);
-	j->rel = exp(w.hl) - 1;
-	j->delta = w.delta;
-	j->lo = pct(exp(w.lo) - 1);
-	j->hi = pct(exp(w.hi) - 1);
+	lb = xrealloc(NULL, b->n * sizeof(*lb));
+	lg = xrealloc(NULL, g->n * sizeof(*lg));
+	for (size_t i = 0; i < b->n; i++)
+		lb[i] = log(b->v[i]);
+	for (size_t i = 0; i < g->n; i++)
+		lg[i] = log(g->v[i]);
+	wilcoxon(lb, b->n, lg, g->n, &w);
+	diffs_init(&raw, b->v, b->n, g->v, g->n);
+	j->delta = diffs_median(&raw);
+	diffs_free(&raw);
+	free(lb);
+	free(lg);
+	j->rel = w.hl;
+	j->lo = w.lo;
+	j->hi = w.hi;
 	j->level = w.level;
 	j->p = w.p;
+	j->min_p = w.min_p;
 	j->approx = w.approx;
 	j->have_ci = j->have_p = 1;
-}
-
-/*
- * Verdict of a sampled group given the p-value it is judged by (its own,
- * or Holm's adjusted one for gating rows).
- */
-static void decide_sampled(judge_t *j, const metric_t *m, double thr, double p_used)
-{
-	char how[160], holm[32] = "";
-
-	if (p_used != j->p)
-		snprintf(holm, sizeof(holm), " (Holm %.3g)", p_used);
-	snprintf(how, sizeof(how), "p=%.3g%s; %.1f%% CI %+.2f..%+.2f%%%s", j->p,
-		 holm, 100 * j->level,
-		 nz(j->lo), nz(j->hi), j->approx ? " (normal approx.)" : "");
-	if (p_used > ALPHA)
-		set(j, "indistinguishable", "no difference shown (%+.2f%%; %s)",
-		    nz(pct(j->rel)), how);
-	else
-		judge_real(j, m, thr, how);
+	snprintf(j->verdict, sizeof(j->verdict), "pending");
 }
 
 static void judge(judge_t *j, const group_t *b, const group_t *g, enum class cls, double thr)
@@ -720,70 +1030,135 @@ static void judge(judge_t *j, const group_t *b, const group_t *g, enum class cls
 	*j = (judge_t){ .cls = cls, .gates = g->metric->gates && cls != RAND };
 	if (!g->n) {
 		set(j, "no-data", "no ok runs");
+		j->undecided = j->gates;
 		return;
 	}
 	if (!b->n) {
 		set(j, "no-baseline-data", "no ok runs in the baseline");
+		j->undecided = j->gates;
 		return;
+	}
+	j->delta = g->median - b->median;
+	j->have_delta = 1;
+	if (b->median > 0 && g->median >= 0) {
+		j->rel = log(g->median) - log(b->median);
+		j->have_rel = 1;
 	}
 	if (cls == RAND) {
 		char d[64];
 
-		fmt_delta(d, sizeof(d), g->median - b->median, g->metric);
-		j->have_rel = b->median != 0;
-		j->rel = j->have_rel ? g->median / b->median - 1 : 0;
-		j->delta = g->median - b->median;
-		j->have_delta = 1;
+		fmt_delta(d, sizeof(d), j->delta, g->metric);
 		set(j, "random", "random by nature: no verdict (median changed by %s)", d);
 		return;
 	}
 	if (b->median == 0) {
+		j->have_rel = 0;
 		if (cls == DETERMINISTIC && identical(b) && identical(g) && g->median == 0)
 			set(j, "same", "same (exact)");
 		else
-			set(j, cls == RAND ? "random" : "undefined", "baseline median is 0: no ratio");
+			set(j, "undefined", "baseline median is 0: no ratio");
 		return;
 	}
-	j->have_rel = j->have_delta = 1;
-	j->rel = g->median / b->median - 1;
-	j->delta = g->median - b->median;
-	if (cls == DETERMINISTIC) {
+	if (cls == DETERMINISTIC)
 		judge_deterministic(j, b, g, thr);
-	} else {
+	else
 		judge_sampled(j, b, g);
-	}
+}
+
+typedef struct {
+	size_t gating;          /* the sampled gating rows: Holm's family */
+	size_t underpowered;    /* of them, those that cannot reach ALPHA */
+	size_t need;            /* the largest size per side they need */
+} family_t;
+
+typedef struct {
+	double p;
+	size_t i;
+} by_p_t;
+
+static int cmp_by_p(const void *a, const void *b)
+{
+	const by_p_t *x = a, *y = b;
+
+	if (x->p != y->p)
+		return (x->p > y->p) - (x->p < y->p);
+	return (x->i > y->i) - (x->i < y->i);
 }
 
 /*
- * Multiplicity: the gating sampled rows are judged by Holm-Bonferroni
- * adjusted p-values (family-wise error <= ALPHA over them); every other
- * sampled row by its own p at ALPHA (information, it never gates).
+ * Verdict of a sampled row given the p it is judged by (its own, or Holm's
+ * over a family of that many gating rows); sizes is "m+n".
  */
-static void decide_all(judge_t *js, const metric_t **ms, size_t n, double thr)
+static void decide_sampled(judge_t *j, const metric_t *m, double thr, double p_used,
+			   size_t family, const char *sizes)
 {
-	size_t *idx = xrealloc(NULL, n * sizeof(*idx)), k = 0;
+	char how[200], holm[32] = "";
+
+	if (j->gates && (double)family * j->min_p > ALPHA) {
+		j->need = n_needed(family, j->approx);
+		if (family > 1)
+			set(j, "no-verdict", "n=%s: underpowered: Holm over %zu gating rows cannot "
+			    "reach %g%% (smallest p %.3g%s x %zu = %.3g); need n>=%zu per side", sizes,
+			    family, 100 * (1 - ALPHA), j->min_p, j->approx ? " (normal approx.)" : "",
+			    family, fmin(1, (double)family * j->min_p), j->need);
+		else
+			set(j, "no-verdict", "n=%s: underpowered: no verdict at %g%% (smallest p %.3g%s); "
+			    "need n>=%zu per side", sizes, 100 * (1 - ALPHA), j->min_p,
+			    j->approx ? " (normal approx.)" : "", j->need);
+		j->undecided = 1;
+		return;
+	}
+	if (!j->gates && j->min_p > ALPHA) {
+		j->need = n_needed(1, j->approx);
+		set(j, "no-verdict", "n=%s: no verdict at %g%%; need n>=%zu per side", sizes,
+		    100 * (1 - ALPHA), j->need);
+		return;
+	}
+	if (p_used != j->p)
+		snprintf(holm, sizeof(holm), " (Holm %.3g)", p_used);
+	snprintf(how, sizeof(how), "p=%.3g%s; %.1f%% CI %+.2f..%+.2f%%%s", j->p,
+		 holm, 100 * j->level, nz(pct(j->lo)), nz(pct(j->hi)),
+		 j->approx ? " (normal approx.)" : "");
+	decide(j, m, thr, p_used <= ALPHA, how);
+}
+
+/*
+ * Multiplicity: the gating sampled rows are one family, judged by
+ * Holm-Bonferroni adjusted p-values (family-wise error <= ALPHA).  A row
+ * whose sizes cannot reach ALPHA even as the family's smallest p (K times
+ * its smallest possible p) gets no verdict: underpowered.  Every other
+ * sampled row is judged on its own p (information, it never gates).
+ * ns[i] names row i's sizes ("5+5") for the texts.
+ */
+static family_t decide_all(judge_t *js, const metric_t **ms, char (*ns)[32], size_t n, double thr)
+{
+	by_p_t *fam_p = xrealloc(NULL, n * sizeof(*fam_p));
+	size_t k = 0;
 	double adj = 0;
+	family_t fam = { 0, 0, 0 };
 
 	for (size_t i = 0; i < n; i++) {
-		if (!js[i].have_p)
+		if (strcmp(js[i].verdict, "pending"))
 			continue;
 		if (js[i].gates)
-			idx[k++] = i;
+			fam_p[k++] = (by_p_t){ js[i].p, i };
 		else
-			decide_sampled(&js[i], ms[i], thr, js[i].p);
+			decide_sampled(&js[i], ms[i], thr, js[i].p, 1, ns[i]);
 	}
-	for (size_t a = 1; a < k; a++)          /* insertion sort by p */
-		for (size_t b = a; b > 0 && js[idx[b]].p < js[idx[b - 1]].p; b--) {
-			size_t t = idx[b];
-
-			idx[b] = idx[b - 1];
-			idx[b - 1] = t;
-		}
+	fam.gating = k;
+	qsort(fam_p, k, sizeof(*fam_p), cmp_by_p);
 	for (size_t r = 0; r < k; r++) {
-		adj = fmax(adj, fmin(1.0, (double)(k - r) * js[idx[r]].p));
-		decide_sampled(&js[idx[r]], ms[idx[r]], thr, adj);
+		size_t i = fam_p[r].i;
+
+		adj = fmax(adj, fmin(1.0, (double)(k - r) * js[i].p));
+		decide_sampled(&js[i], ms[i], thr, adj, k, ns[i]);
+		if (!strcmp(js[i].verdict, "no-verdict")) {
+			fam.underpowered++;
+			fam.need = js[i].need > fam.need ? js[i].need : fam.need;
+		}
 	}
-	free(idx);
+	free(fam_p);
+	return fam;
 }
 
 /* ------------------------------------------------------------------ */
@@ -793,7 +1168,7 @@ static void decide_all(judge_t *js, const metric_t **ms, size_t n, double thr)
 typedef struct {
 	const char *base_config, *base_state, *base_accel, *new_accel;
 	double threshold, noise;
-	unsigned long seed, reps;
+	unsigned long seed, reps, rows, repeats;
 	char **files;
 	int nfiles;
 } opts_t;
@@ -805,9 +1180,12 @@ static void usage(FILE *f)
 	      "       benchstat compare [--threshold PCT] (--accel ACCEL | --base-accel A --new-accel B)\n"
 	      "                         BASE_RUNS.CSV NEW_RUNS.CSV\n"
 	      "       benchstat metrics\n"
-	      "       benchstat simulate [--seed N] [--reps N] [--noise PCT] [--threshold PCT]\n"
-	      "ACCEL: kvm, tcg or tcg-icount.  Defaults: off/off, threshold 1, seed 1, reps 2000,\n"
-	      "noise 1.  compare exits 0 (no regression), 1 (regression), 2 (broken input)\n", f);
+	      "       benchstat rank-sum PAIRS.TSV\n"
+	      "       benchstat simulate [--seed N] [--reps N] [--noise PCT] [--threshold PCT] [--rows K]\n"
+	      "       benchstat plan --rows K [--noise PCT] [--threshold PCT] [--repeats N] [--seed N] [--reps N]\n"
+	      "ACCEL: kvm, tcg or tcg-icount.  Defaults: off/off, threshold 1, seed 1, reps 2000\n"
+	      "(plan: 1000), noise 1, rows 1.  compare exits 0 (no regression), 1 (regression),\n"
+	      "2 (broken input, or no verdict: underpowered or unclear gating rows)\n", f);
 }
 
 static _Noreturn void usage_error(const char *fmt, ...)
@@ -857,13 +1235,15 @@ static void parse_opts(int argc, char **argv, const char *allowed, int nfiles, o
 		{ "seed", required_argument, NULL, 'S' },
 		{ "reps", required_argument, NULL, 'r' },
 		{ "noise", required_argument, NULL, 'N' },
+		{ "rows", required_argument, NULL, 'K' },
+		{ "repeats", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
 	*o = (opts_t){ .base_config = "off", .base_state = "off", .threshold = 1.0,
-		       .seed = 1, .reps = 2000, .noise = 1.0 };
+		       .seed = 1, .reps = 2000, .noise = 1.0, .rows = 1 };
 	opterr = 0;
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "+h", longs, NULL)) != -1) {
@@ -885,6 +1265,8 @@ static void parse_opts(int argc, char **argv, const char *allowed, int nfiles, o
 		case 'S': o->seed = opt_count("--seed", optarg); break;
 		case 'r': o->reps = opt_count("--reps", optarg); break;
 		case 'N': o->noise = opt_number("--noise", optarg); break;
+		case 'K': o->rows = opt_count("--rows", optarg); break;
+		case 'R': o->repeats = opt_count("--repeats", optarg); break;
 		}
 	}
 	o->files = argv + optind;
@@ -915,8 +1297,7 @@ static void put_pct(FILE *f, double v, int have)
 		fputc(',', f);
 }
 
-static void put_row(FILE *f, const group_t *g, const judge_t *j, const char *verdict,
-		    const char *text)
+static void put_row(FILE *f, const group_t *g, const judge_t *j)
 {
 	double level = 0;
 	size_t k = median_ci_rank(g->n, &level);
@@ -931,11 +1312,11 @@ static void put_row(FILE *f, const group_t *g, const judge_t *j, const char *ver
 	put_pct(f, level, k > 0);
 	put_num(f, j->delta, j->have_delta);
 	put_pct(f, pct(j->rel), j->have_rel);
-	put_pct(f, j->lo, j->have_ci);
-	put_pct(f, j->hi, j->have_ci);
+	put_pct(f, pct(j->lo), j->have_ci);
+	put_pct(f, pct(j->hi), j->have_ci);
 	put_pct(f, j->level, j->have_ci && j->cls == SAMPLE);
 	put_pct(f, j->p, j->have_p);
-	fprintf(f, ",%s,%s,%s,%s\n", j->gates ? "yes" : "no", verdict, text,
+	fprintf(f, ",%s,%s,%s,%s\n", j->gates ? "yes" : "no", j->verdict, j->text,
 		g->n >= 2 && identical(g) ? "yes" : "no");
 }
 
@@ -950,18 +1331,21 @@ static int cmd_summary(int argc, char **argv)
 	dataset_t d;
 	judge_t *js;
 	const metric_t **ms;
+	char (*ns)[32];
 	int any_base = 0;
 
 	parse_opts(argc, argv, "cst" "a", 1, &o);
 	load(&d, o.files[0]);
 	js = xrealloc(NULL, d.n * sizeof(*js));
 	ms = xrealloc(NULL, d.n * sizeof(*ms));
+	ns = xrealloc(NULL, d.n * sizeof(*ns));
 	for (size_t i = 0; i < d.n; i++) {
 		group_t *g = &d.g[i];
 		group_t *b = ds_find(&d, o.base_config, o.base_state, g->workload, g->metric->name);
 		enum class cls = resolve_class(g->metric, o.base_accel);
 
 		ms[i] = g->metric;
+		snprintf(ns[i], sizeof(ns[i]), "%zu+%zu", b ? b->n : 0, g->n);
 		if (b == g) {
 			any_base = 1;
 			js[i] = (judge_t){ .cls = cls, .gates = g->metric->gates && cls != RAND };
@@ -973,15 +1357,16 @@ static int cmd_summary(int argc, char **argv)
 			judge(&js[i], b, g, cls, o.threshold);
 		}
 	}
-	decide_all(js, ms, d.n, o.threshold);
+	decide_all(js, ms, ns, d.n, o.threshold);
 	if (!any_base)
 		fprintf(stderr, "benchstat: warning: no group has baseline %s/%s\n",
 			o.base_config, o.base_state);
 	puts(SUMMARY_HEADER);
 	for (size_t i = 0; i < d.n; i++)
-		put_row(stdout, &d.g[i], &js[i], js[i].verdict, js[i].text);
+		put_row(stdout, &d.g[i], &js[i]);
 	free(js);
 	free(ms);
+	free(ns);
 	return 0;
 }
 
@@ -1002,6 +1387,16 @@ static char *fmt_key(char *buf, size_t sz, const group_t *g)
 	return buf;
 }
 
+/* BASE and NEW the same file: a comparison of nothing */
+static void check_distinct(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (strcmp(a, "-") && strcmp(b, "-") && !stat(a, &sa) && !stat(b, &sb) &&
+	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino)
+		die("BROKEN: BASE and NEW are the same file (%s): nothing is compared", b);
+}
+
 static int cmd_compare(int argc, char **argv)
 {
 	opts_t o;
@@ -1009,24 +1404,30 @@ static int cmd_compare(int argc, char **argv)
 	judge_t *js;
 	const metric_t **ms;
 	group_t **bg;
-	size_t matched = 0, only = 0, regressions = 0, broken = 0, gating = 0;
+	char (*ns)[32];
+	size_t matched = 0, only = 0, regressions = 0, broken = 0, missing = 0;
+	size_t unclear = 0, nobase = 0, deterministic = 0;
+	family_t fam;
 
 	parse_opts(argc, argv, "t" "abn", 2, &o);
+	check_distinct(o.files[0], o.files[1]);
 	load(&base, o.files[0]);
 	load(&new, o.files[1]);
 	js = xrealloc(NULL, new.n * sizeof(*js));
 	ms = xrealloc(NULL, new.n * sizeof(*ms));
 	bg = xrealloc(NULL, new.n * sizeof(*bg));
+	ns = xrealloc(NULL, new.n * sizeof(*ns));
 	for (size_t i = 0; i < new.n; i++) {
 		group_t *g = &new.g[i];
 
 		bg[i] = ds_find(&base, g->config, g->state, g->workload, g->metric->name);
 		ms[i] = g->metric;
 		js[i] = (judge_t){ .cls = compare_class(g->metric, &o) };
+		snprintf(ns[i], sizeof(ns[i]), "%zu+%zu", bg[i] ? bg[i]->n : 0, g->n);
 		if (bg[i])
 			judge(&js[i], bg[i], g, js[i].cls, o.threshold);
 	}
-	decide_all(js, ms, new.n, o.threshold);
+	fam = decide_all(js, ms, ns, new.n, o.threshold);
 	printf("%-52s %6s %6s %12s %12s %s\n", "config/state/workload/metric", "n_base",
 	       "n_new", "base_median", "new_median", "verdict");
 	for (size_t i = 0; i < new.n; i++) {
@@ -1048,7 +1449,10 @@ static int cmd_compare(int argc, char **argv)
 		}
 		reg = js[i].gates && !strcmp(js[i].verdict, "slower");
 		regressions += reg;
-		gating += js[i].gates && js[i].have_p;
+		deterministic += js[i].gates && js[i].cls == DETERMINISTIC && !js[i].have_p;
+		unclear += js[i].undecided && !strcmp(js[i].verdict, "unclear");
+		nobase += js[i].undecided && (!strcmp(js[i].verdict, "no-baseline-data") ||
+					      !strcmp(js[i].verdict, "no-data"));
 		printf("%-52s %6zu %6zu %12.6g %12.6g %s%s: %s\n", key, b->n, g->n,
 		       b->n ? b->median : NAN, g->n ? g->median : NAN, reg ? "REGRESSION " : "",
 		       js[i].verdict, js[i].text);
@@ -1056,16 +1460,19 @@ static int cmd_compare(int argc, char **argv)
 	for (size_t i = 0; i < base.n; i++) {
 		group_t *b = &base.g[i];
 		char key[256];
+		int gating;
 
 		if (ds_find(&new, b->config, b->state, b->workload, b->metric->name))
 			continue;
 		only++;
-		printf("%-52s %6zu %6s %12.6g %12s only in BASE\n", fmt_key(key, sizeof(key), b),
-		       b->n, "-", b->n ? b->median : NAN, "-");
+		gating = b->metric->gates && resolve_class(b->metric, o.base_accel) != RAND;
+		missing += gating;
+		printf("%-52s %6zu %6s %12.6g %12s only in BASE%s\n", fmt_key(key, sizeof(key), b),
+		       b->n, "-", b->n ? b->median : NAN, "-", gating ? ": BROKEN: a gating row NEW lacks" : "");
 	}
 	printf("%zu compared, %zu regressions, %zu only in one file; gating: primary metrics "
-	       "(Holm over %zu sampled rows), threshold %g%%\n",
-	       matched, regressions, only, gating, o.threshold);
+	       "(%zu deterministic rows; Holm over %zu sampled rows), threshold %g%%\n",
+	       matched, regressions, only, deterministic, fam.gating, o.threshold);
 	if (!base.n_ok_rows || !new.n_ok_rows)
 		fprintf(stderr, "benchstat: BROKEN: no ok runs in %s\n",
 			base.n_ok_rows ? new.path : base.path);
@@ -1074,13 +1481,28 @@ static int cmd_compare(int argc, char **argv)
 	if (broken)
 		fprintf(stderr, "benchstat: BROKEN: %zu groups failed in NEW that were ok in BASE\n",
 			broken);
-	if (!base.n_ok_rows || !new.n_ok_rows || !matched || broken)
+	if (missing)
+		fprintf(stderr, "benchstat: BROKEN: %zu gating groups of BASE are missing in NEW\n",
+			missing);
+	if (!base.n_ok_rows || !new.n_ok_rows || !matched || broken || missing)
 		return EXIT_BAD_INPUT;
-	return regressions ? EXIT_REGRESSION : 0;
+	if (regressions)
+		return EXIT_REGRESSION;
+	/* no regression shown: say so only where one could have been seen */
+	if (fam.underpowered)
+		fprintf(stderr, "benchstat: underpowered: %zu gating rows need n >= %zu per side\n",
+			fam.underpowered, fam.need);
+	if (unclear)
+		fprintf(stderr, "benchstat: unclear: %zu gating rows: the interval reaches beyond the "
+			"%g%% threshold (more repeats, or a larger threshold, can decide)\n",
+			unclear, o.threshold);
+	if (nobase)
+		fprintf(stderr, "benchstat: no verdict: %zu gating rows have no ok runs on a side\n", nobase);
+	return fam.underpowered || unclear || nobase ? EXIT_BAD_INPUT : 0;
 }
 
 /* ------------------------------------------------------------------ */
-/* metrics and simulate                                                */
+/* metrics, rank-sum, simulate, plan                                   */
 /* ------------------------------------------------------------------ */
 
 static int cmd_metrics(int argc, char **argv)
@@ -1093,62 +1515,274 @@ static int cmd_metrics(int argc, char **argv)
 		printf("%s\t%s\t%s\t%s\t%s\n", METRICS[i].name,
 		       METRICS[i].higher_is_better ? "higher-is-better" : "lower-is-better",
 		       kind_name[METRICS[i].kind], METRICS[i].gates ? "yes" : "no", METRICS[i].unit);
+	puts("*_insns_per_call\tlower-is-better\texact\tyes\tinstructions per call");
+	return 0;
+}
+
+/* comma-separated positive numbers into a sorted array of their logs */
+static double *parse_values(char *s, size_t *n, const char *path, size_t line)
+{
+	double *v = NULL;
+	size_t cap = 0;
+	char *tok, *save = NULL;
+
+	*n = 0;
+	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		double x;
+
+		if (!parse_double(tok, &x) || x <= 0)
+			input_error(path, line, "not a positive number: \"%s\"", tok);
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		v[(*n)++] = log(x);
+	}
+	if (!*n)
+		input_error(path, line, "no values");
+	gsl_sort(v, 1, *n);
+	return v;
+}
+
+/*
+ * The test alone, for the cross-check against R: each line of PAIRS.TSV
+ * is "ID<TAB>NEW,VALUES<TAB>BASE,VALUES"; each output line has the ID, p,
+ * the Hodges-Lehmann shift of the logs, its interval, the coverage and the
+ * method, as R's wilcox.test(log(new), log(base), conf.int = TRUE) has them.
+ */
+static int cmd_rank_sum(int argc, char **argv)
+{
+	opts_t o;
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0, lineno = 0;
+
+	parse_opts(argc, argv, "", 1, &o);
+	f = fopen(o.files[0], "r");
+	if (!f)
+		die("%s: cannot open: %s", o.files[0], strerror(errno));
+	puts("id\tp\testimate\tlo\thi\tlevel\tmethod");
+	while (getline(&line, &cap, f) != -1) {
+		char *id, *xs, *ys, *save = NULL;
+		double *x, *y;
+		size_t m, n;
+		wilcox_t w;
+
+		lineno++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!*line || *line == '#')
+			continue;
+		id = strtok_r(line, "\t", &save);
+		xs = strtok_r(NULL, "\t", &save);
+		ys = strtok_r(NULL, "\t", &save);
+		if (!id || !xs || !ys)
+			input_error(o.files[0], lineno, "expected ID<TAB>NEW<TAB>BASE");
+		x = parse_values(xs, &n, o.files[0], lineno);
+		y = parse_values(ys, &m, o.files[0], lineno);
+		wilcoxon(y, m, x, n, &w);
+		printf("%s\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%s\n", id, w.p, w.hl, w.lo, w.hi,
+		       w.level, w.approx ? "normal" : "exact");
+		free(x);
+		free(y);
+	}
+	free(line);
+	fclose(f);
 	return 0;
 }
 
 /*
- * Known truths through the same judge: normal noise of --noise percent,
- * the new side's IOPS lower by the shift.  One gating row at a time (no
- * Holm), as a single comparison would be judged.
+ * One comparison of K gating IOPS rows, each n runs a side of normal
+ * noise (sd noise percent), row 0 of NEW lower by shift percent, judged as
+ * compare judges them (Holm over the K rows).  Returns compare's exit
+ * status; *flagged says whether row 0 was called slower, *verdict0 its
+ * verdict.
+ */
+typedef struct {
+	size_t rows, n;
+	double shift, noise, thr;
+	gsl_rng *rng;
+	group_t *b, *g;
+	judge_t *js;
+	const metric_t **ms;
+	char (*ns)[32];
+} sim_t;
+
+static void sim_init(sim_t *s, size_t rows, size_t nmax, double noise, double thr, gsl_rng *rng)
+{
+	const metric_t *iops = metric_find("iops");
+
+	*s = (sim_t){ .rows = rows, .noise = noise, .thr = thr, .rng = rng };
+	s->b = xcalloc(rows, sizeof(*s->b));
+	s->g = xcalloc(rows, sizeof(*s->g));
+	s->js = xcalloc(rows, sizeof(*s->js));
+	s->ms = xcalloc(rows, sizeof(*s->ms));
+	s->ns = xcalloc(rows, sizeof(*s->ns));
+	for (size_t r = 0; r < rows; r++) {
+		s->b[r] = (group_t){ .metric = iops, .v = xcalloc(nmax, sizeof(double)) };
+		s->g[r] = (group_t){ .metric = iops, .v = xcalloc(nmax, sizeof(double)) };
+		s->ms[r] = iops;
+	}
+}
+
+static void sim_free(sim_t *s)
+{
+	for (size_t r = 0; r < s->rows; r++) {
+		free(s->b[r].v);
+		free(s->g[r].v);
+	}
+	free(s->b);
+	free(s->g);
+	free(s->js);
+	free(s->ms);
+	free(s->ns);
+}
+
+static int sim_once(sim_t *s, const char **verdict0)
+{
+	int slower = 0, undecided = 0;
+
+	for (size_t r = 0; r < s->rows; r++) {
+		group_t *b = &s->b[r], *g = &s->g[r];
+		double f = r == 0 ? 1 - s->shift / 100 : 1;
+
+		b->n = g->n = s->n;
+		for (size_t i = 0; i < s->n; i++) {
+			b->v[i] = 1e5 * (1 + gsl_ran_gaussian(s->rng, s->noise / 100));
+			g->v[i] = 1e5 * f * (1 + gsl_ran_gaussian(s->rng, s->noise / 100));
+		}
+		gsl_sort(b->v, 1, s->n);
+		gsl_sort(g->v, 1, s->n);
+		b->median = gsl_stats_median_from_sorted_data(b->v, 1, s->n);
+		g->median = gsl_stats_median_from_sorted_data(g->v, 1, s->n);
+		snprintf(s->ns[r], sizeof(s->ns[r]), "%zu+%zu", s->n, s->n);
+		judge(&s->js[r], b, g, SAMPLE, s->thr);
+	}
+	decide_all(s->js, s->ms, s->ns, s->rows, s->thr);
+	for (size_t r = 0; r < s->rows; r++) {
+		slower |= !strcmp(s->js[r].verdict, "slower");
+		undecided |= s->js[r].undecided;
+	}
+	*verdict0 = s->js[0].verdict;
+	return slower ? EXIT_REGRESSION : undecided ? EXIT_BAD_INPUT : 0;
+}
+
+/*
+ * Known truths through the same judge.  --rows 1: one gating row, the
+ * verdicts' rates by size and true shift.  --rows K: the whole matrix of K
+ * gating rows with row 0 shifted, the rates of compare's exit status.
  */
 static int cmd_simulate(int argc, char **argv)
 {
-	static const size_t ns[] = { 3, 5, 10 };
-	static const double shifts[] = { 0, 0.5, 2, 5 };
+	static const size_t ns1[] = { 3, 5, 8, 10 }, nsk[] = { 5, 6, 7, 8, 10, 12, 15, 20 };
+	static const double shifts1[] = { 0, 0.5, 0.9, 1, 2, 5 }, shiftsk[] = { 0, 2, 5 };
 	opts_t o;
 	gsl_rng *rng;
-	const metric_t *iops = metric_find("iops");
+	sim_t s;
+	int one;
+	size_t nn, nsh;
 
-	parse_opts(argc, argv, "tSrN", 0, &o);
+	parse_opts(argc, argv, "tSrNK", 0, &o);
+	one = o.rows == 1;
+	nn = one ? sizeof(ns1) / sizeof(ns1[0]) : sizeof(nsk) / sizeof(nsk[0]);
+	nsh = one ? sizeof(shifts1) / sizeof(shifts1[0]) : sizeof(shiftsk) / sizeof(shiftsk[0]);
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, o.seed);
-	printf("n\tshift_pct\tnoise_pct\tdetected\tslower\twithin\tfaster\tno_verdict\n");
-	for (size_t a = 0; a < 3; a++)
-		for (size_t s = 0; s < 4; s++) {
-			size_t n = ns[a], cnt[5] = { 0 };
-			double xb[10], xn[10];
-			group_t b = { .metric = iops, .v = xb, .n = n };
-			group_t g = { .metric = iops, .v = xn, .n = n };
+	sim_init(&s, o.rows, 20, o.noise, o.threshold, rng);
+	if (one)
+		puts("n\tshift_pct\tnoise_pct\tslower\twithin\tfaster\tunclear\tno_verdict");
+	else
+		puts("n\tshift_pct\tnoise_pct\trows\texit0\texit1\texit2\tflagged");
+	for (size_t a = 0; a < nn; a++)
+		for (size_t h = 0; h < nsh; h++) {
+			size_t cnt[5] = { 0 }, ex[3] = { 0 }, flagged = 0;
+			double R = (double)o.reps;
 
+			s.n = one ? ns1[a] : nsk[a];
+			s.shift = one ? shifts1[h] : shiftsk[h];
 			for (unsigned long r = 0; r < o.reps; r++) {
-				judge_t j;
+				const char *v;
 
-				for (size_t i = 0; i < n; i++) {
-					xb[i] = 1e5 * (1 + gsl_ran_gaussian(rng, o.noise / 100));
-					xn[i] = 1e5 * (1 - shifts[s] / 100) *
-						(1 + gsl_ran_gaussian(rng, o.noise / 100));
-				}
-				gsl_sort(xb, 1, n);
-				gsl_sort(xn, 1, n);
-				b.median = gsl_stats_median_from_sorted_data(xb, 1, n);
-				g.median = gsl_stats_median_from_sorted_data(xn, 1, n);
-				judge(&j, &b, &g, SAMPLE, o.threshold);
-				if (j.have_p)
-					decide_sampled(&j, iops, o.threshold, j.p);
-				cnt[!strcmp(j.verdict, "slower") ? 0 : !strcmp(j.verdict, "within-threshold") ? 1 :
-				    !strcmp(j.verdict, "faster") ? 2 : !strcmp(j.verdict, "no-verdict") ? 3 : 4]++;
+				ex[sim_once(&s, &v)]++;
+				flagged += !strcmp(v, "slower");
+				cnt[!strcmp(v, "slower") ? 0 : !strcmp(v, "within-threshold") ? 1 :
+				    !strcmp(v, "faster") ? 2 : !strcmp(v, "unclear") ? 3 : 4]++;
 			}
-			printf("%zu\t%g\t%g\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\n", n, shifts[s], o.noise,
-			       (double)(cnt[0] + cnt[1] + cnt[2]) / (double)o.reps,
-			       (double)cnt[0] / (double)o.reps, (double)cnt[1] / (double)o.reps,
-			       (double)cnt[2] / (double)o.reps, (double)cnt[3] / (double)o.reps);
+			if (one)
+				printf("%zu\t%g\t%g\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\n", s.n, s.shift, o.noise,
+				       (double)cnt[0] / R, (double)cnt[1] / R, (double)cnt[2] / R,
+				       (double)cnt[3] / R, (double)cnt[4] / R);
+			else
+				printf("%zu\t%g\t%g\t%lu\t%.4f\t%.4f\t%.4f\t%.4f\n", s.n, s.shift, o.noise,
+				       o.rows, (double)ex[0] / R, (double)ex[1] / R, (double)ex[2] / R,
+				       (double)flagged / R);
 		}
+	sim_free(&s);
+	gsl_rng_free(rng);
+	return 0;
+}
+
+/*
+ * REPEATS=auto: the runs a row needs so that K gating rows (Holm) can show
+ * one row 5% slower in PLAN_POWER of comparisons at the given noise,
+ * starting at the smallest n that can reach ALPHA at all, at most
+ * PLAN_MAX_N; or (--repeats N) what N runs a row can show.  One line:
+ * "n=N rows=K noise_pct=P threshold_pct=T power_2pct=A power_5pct=B
+ * pass_0pct=C reachable=yes|no need=M": the rates at which one row 2% or
+ * 5% slower is called slower, and an unchanged matrix exits 0; need is
+ * the smallest n Holm over K rows can use.
+ */
+#define PLAN_MAX_N 20
+#define PLAN_POWER 0.9
+
+static double plan_rate(sim_t *s, unsigned long reps, unsigned long seed, double shift, int want_exit)
+{
+	size_t hits = 0;
+
+	gsl_rng_set(s->rng, seed);
+	s->shift = shift;
+	for (unsigned long r = 0; r < reps; r++) {
+		const char *v;
+		int e = sim_once(s, &v);
+
+		hits += want_exit < 0 ? !strcmp(v, "slower") : e == want_exit;
+	}
+	return (double)hits / (double)reps;
+}
+
+static int cmd_plan(int argc, char **argv)
+{
+	opts_t o;
+	gsl_rng *rng;
+	sim_t s;
+	size_t n, need, top;
+	double p2, p5, pass;
+
+	parse_opts(argc, argv, "tSrNKR", 0, &o);
+	if (o.reps == 2000)
+		o.reps = 1000;
+	need = n_needed(o.rows, 0);
+	top = o.repeats ? o.repeats : need > PLAN_MAX_N ? need : PLAN_MAX_N;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	sim_init(&s, o.rows, top, o.noise, o.threshold, rng);
+	for (n = o.repeats ? o.repeats : need; ; n++) {
+		s.n = n;
+		p5 = plan_rate(&s, o.reps, o.seed, 5, -1);
+		if (o.repeats || p5 >= PLAN_POWER || n >= top)
+			break;
+	}
+	p2 = plan_rate(&s, o.reps, o.seed, 2, -1);
+	pass = plan_rate(&s, o.reps, o.seed, 0, 0);
+	printf("n=%zu rows=%lu noise_pct=%g threshold_pct=%g power_2pct=%.2f power_5pct=%.2f "
+	       "pass_0pct=%.2f reachable=%s need=%zu\n", n, o.rows, o.noise, o.threshold, p2, p5,
+	       pass, n >= need ? "yes" : "no", need);
+	sim_free(&s);
 	gsl_rng_free(rng);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	gsl_set_error_handler(gsl_die);
 	if (argc < 2)
 		usage_error("a subcommand is needed");
 	if (!strcmp(argv[1], "summary"))
@@ -1157,11 +1791,16 @@ int main(int argc, char **argv)
 		return cmd_compare(argc, argv);
 	if (!strcmp(argv[1], "metrics"))
 		return cmd_metrics(argc, argv);
+	if (!strcmp(argv[1], "rank-sum"))
+		return cmd_rank_sum(argc, argv);
 	if (!strcmp(argv[1], "simulate"))
 		return cmd_simulate(argc, argv);
+	if (!strcmp(argv[1], "plan"))
+		return cmd_plan(argc, argv);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return 0;
 	}
-	usage_error("unknown subcommand \"%s\" (summary, compare, metrics, simulate)", argv[1]);
+	usage_error("unknown subcommand \"%s\" (summary, compare, metrics, rank-sum, simulate, plan)",
+		    argv[1]);
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Tests of the regression gate bench/compare.sh on results directories:
-# exit 0 on a run against itself, 1 on a planted regression (deterministic
-# and sampled), never 1 for n=2 sampled data or a random metric, 2 on each
-# kind of broken input.  Uses a committed icount main run as the base.
+# exit 0 on a copy of a run, 1 on a planted regression (deterministic and
+# sampled, every exact count of a HOT_FUNCS function), 2 where no verdict
+# is possible (underpowered sizes, an interval across the threshold) and
+# on each kind of broken input; never 0 or 1 for n=2 sampled data, never
+# any status but 0, 1 and 2.  Uses a committed icount main run as the base.
 #
 #   bash bench/stats/gate-test.sh
 set -euo pipefail
@@ -52,7 +54,11 @@ scaled() {
 		'NR > 1 && $6 == "ok" && ($2 "," $3 "," $4 "," $7) == key { $8 = $8 * f } { print }' "$1"
 }
 
-gate "$main_run" "$main_run" 0 "the main run against itself"
+gate "$main_run" "$main_run" 2 "the main run against itself (the same directory)"
+check "  ... it says why" grep -q 'BASE and NEW are the same directory' "$tmp/err"
+mkdir "$tmp/copy"
+cp "$main_run/runs.csv" "$main_run/meta.env" "$tmp/copy/"
+gate "$main_run" "$tmp/copy" 0 "a copy of the main run"
 
 scaled "$main_run/runs.csv" on,key-off,randread-qd1,iops 0.97 | mkrun "$tmp/det" tcg-icount
 gate "$main_run" "$tmp/det" 1 "icount iops 3% lower (exact)"
@@ -61,31 +67,83 @@ check "the row is marked REGRESSION" grep -q '^on/key-off/randread-qd1/iops .*RE
 scaled "$main_run/runs.csv" on,key-off,perf-qd1,insns_per_call 1.05 | mkrun "$tmp/call" tcg-icount
 gate "$main_run" "$tmp/call" 1 "5% more instructions per call (exact)"
 
+# issue 22: four instructions more per rule visited showed only in
+# blk_error_inject_insns_per_call, which did not gate
+awk -F, -v OFS=, 'NR > 1 && $2 == "on" && $3 == "rules-1" && $7 == "blk_error_inject_insns_per_call" { $8 = $8 + 4 } { print }' \
+	"$main_run/runs.csv" | mkrun "$tmp/rule" tcg-icount
+gate "$main_run" "$tmp/rule" 1 "blk_error_inject +4 instructions per call at rules-1 (exact)"
+check "  ... that row is the REGRESSION" grep -q '^on/rules-1/perf-qd1/blk_error_inject_insns_per_call .*REGRESSION slower: +4 instructions per call' "$tmp/out"
+scaled "$main_run/runs.csv" on,key-off,perf-qd1,calls_per_io 2 | mkrun "$tmp/calls" tcg-icount
+gate "$main_run" "$tmp/calls" 1 "twice the calls per I/O (exact)"
+
 scaled "$main_run/runs.csv" on,key-off,perf-qd1,perf_share_pct 3 | mkrun "$tmp/rand" tcg-icount
 gate "$main_run" "$tmp/rand" 0 "a random metric tripled"
 
 scaled "$main_run/runs.csv" on,key-off,randread-qd1,iops 0.995 | mkrun "$tmp/small" tcg-icount
 gate "$main_run" "$tmp/small" 0 "icount iops 0.5% lower (within the 1% threshold)"
+awk -F, -v OFS=, 'NR > 1 && $2 == "on" && $3 == "key-off" && $4 == "randread-qd1" && $7 == "iops" { $8 = $8 * ($5 == 1 ? 0.985 : 0.995) } { print }' \
+	"$main_run/runs.csv" | mkrun "$tmp/near" tcg-icount
+gate "$main_run" "$tmp/near" 2 "icount iops 1.5% and 0.5% lower in two repeats: unclear"
+check "  ... the range straddles the threshold" grep -q '^on/key-off/randread-qd1/iops .* unclear: -1.00% but repeats differ: range -1.500..-0.500% straddles the 1% threshold' "$tmp/out"
 
 # sampled (tcg): n=2 per side cannot reach 95%, whatever the shift
 awk -F, -v OFS=, 'NR == 1 || $7 == "iops"' "$main_run/runs.csv" | mkrun "$tmp/tcg-base" tcg
 scaled "$tmp/tcg-base/runs.csv" on,key-off,randread-qd1,iops 0.8 | mkrun "$tmp/tcg-new" tcg
-gate "$tmp/tcg-base" "$tmp/tcg-new" 0 "n=2 sampled data 20% lower"
-check "it says no verdict and why" grep -q 'no-verdict: n=2+2: no verdict at 95%; need n>=4 per side' "$tmp/out"
+gate "$tmp/tcg-base" "$tmp/tcg-new" 2 "n=2 sampled data 20% lower: underpowered"
+check "it says no verdict and why" grep -q 'no-verdict: n=2+2: underpowered: Holm over 48 gating rows' "$tmp/out"
+# the run's two repeats are equal, so its rows tie: the normal approximation, n >= 8
+check "  ... and what n is needed" grep -q 'underpowered: 48 gating rows need n >= 8 per side' "$tmp/err"
 
-# sampled, n=5 per side, 10% lower: one gating row, p = 2/252
+# sampled: ROWS rows of N runs a side, row 1 of NEW at LEVEL, the rest at
+# the base's level (100000) shifted by half a step, so no value ties
 sampled() {
-	local i
+	local rows=$1 n=$2 level=$3 r i
 	echo "seq,config,state,workload,repeat,status,metric,value"
-	for i in 1 2 3 4 5; do
-		echo "$i,off,off,w,$i,ok,iops,$((100000 + 100 * i))"
-		echo "$((i + 5)),on,key-off,w,$i,ok,iops,$(($1 + 100 * i))"
+	for ((r = 1; r <= rows; r++)); do
+		for ((i = 1; i <= n; i++)); do
+			echo "$((r * 100 + i)),on,s$r,w,$i,ok,iops,$(((r == 1 ? level : 100000 + ${4:-0}) + 100 * i))"
+		done
 	done
 }
-sampled 100000 | mkrun "$tmp/kvm-base" kvm
-sampled 90000 | mkrun "$tmp/kvm-new" kvm
+sampled 1 5 100000 | mkrun "$tmp/kvm-base" kvm
+sampled 1 5 90000 | mkrun "$tmp/kvm-new" kvm
 gate "$tmp/kvm-base" "$tmp/kvm-new" 1 "kvm n=5 iops 10% lower"
-gate "$tmp/kvm-base" "$tmp/kvm-base" 0 "kvm n=5 against itself"
+mkdir "$tmp/kvm-copy" && cp "$tmp/kvm-base"/* "$tmp/kvm-copy/"
+gate "$tmp/kvm-base" "$tmp/kvm-copy" 0 "kvm n=5 against a copy"
+# issue 22: 8 rows, every one 50% lower at n=5: Holm over 8 cannot reach 5%
+sampled 8 5 100000 | mkrun "$tmp/kvm8-base" kvm
+sampled 8 5 50000 -50000 | mkrun "$tmp/kvm8-new" kvm
+gate "$tmp/kvm8-base" "$tmp/kvm8-new" 2 "kvm 8 rows 50% lower at n=5: underpowered"
+check "  ... underpowered: 8 gating rows need n >= 6 per side" grep -q 'underpowered: 8 gating rows need n >= 6 per side' "$tmp/err"
+sampled 8 6 100000 | mkrun "$tmp/kvm8-base" kvm
+sampled 8 6 50000 -50000 | mkrun "$tmp/kvm8-new" kvm
+gate "$tmp/kvm8-base" "$tmp/kvm8-new" 1 "the same at n=6"
+# the default matrix's 48 rows, one 30% lower
+sampled 48 5 100000 | mkrun "$tmp/kvm48-base" kvm
+sampled 48 5 70000 50 | mkrun "$tmp/kvm48-new" kvm
+gate "$tmp/kvm48-base" "$tmp/kvm48-new" 2 "kvm 48 rows, one 30% lower, n=5: underpowered"
+sampled 48 7 100000 | mkrun "$tmp/kvm48-base" kvm
+sampled 48 7 70000 50 | mkrun "$tmp/kvm48-new" kvm
+gate "$tmp/kvm48-base" "$tmp/kvm48-new" 1 "the same at n=7"
+
+# the interval decides: about -0.9% with its CI reaching below -1%
+interval() {
+	local i
+	echo "seq,config,state,workload,repeat,status,metric,value"
+	for ((i = 1; i <= 10; i++)); do echo "$i,on,s1,w,$i,ok,iops,$(($1 + $2 * i))"; done
+}
+interval 100000 120 | mkrun "$tmp/iv-base" kvm
+interval 99000 130 | mkrun "$tmp/iv-new" kvm
+gate "$tmp/iv-base" "$tmp/iv-new" 2 "kvm -0.9% with its CI across -1%: unclear"
+check "  ... it says so" grep -q 'unclear: 1 gating rows: the interval reaches beyond the 1% threshold' "$tmp/err"
+
+# one rule at the boundary: exactly -1% is within 1% in every class
+interval 100000 0 | mkrun "$tmp/b-base" kvm
+interval 99000 0 | mkrun "$tmp/b-new" kvm
+gate "$tmp/b-base" "$tmp/b-new" 0 "kvm: ten runs of 100000 against ten of 99000"
+interval 100000 0 | mkrun "$tmp/b-base" tcg-icount
+interval 99000 0 | mkrun "$tmp/b-new" tcg-icount
+gate "$tmp/b-base" "$tmp/b-new" 0 "tcg-icount: the same"
 
 # the layout noise floor: a run with off and off-layout (5% apart) prints
 # it after the table under kvm/tcg, never under tcg-icount
@@ -101,12 +159,24 @@ for accel in tcg tcg-icount; do
 	layout | mkrun "$tmp/layout-$accel" "$accel"
 	"$(benchstat_bin)" summary --accel "$accel" --baseline-config off --baseline-state off \
 		"$tmp/layout-$accel/runs.csv" >"$tmp/layout-$accel/summary.csv"
-	gate "$tmp/layout-$accel" "$tmp/layout-$accel" 0 "a $accel run with off and off-layout against itself"
+	mkdir "$tmp/layout-$accel-copy" && cp "$tmp/layout-$accel"/* "$tmp/layout-$accel-copy/"
+	gate "$tmp/layout-$accel" "$tmp/layout-$accel-copy" 0 "a $accel run with off and off-layout against a copy"
 done
-gate "$tmp/layout-tcg" "$tmp/layout-tcg" 0 "tcg layout run again"
+gate "$tmp/layout-tcg" "$tmp/layout-tcg-copy" 0 "tcg layout run again"
 check "tcg: the floor is printed" grep -Eq '^  w iops \+(4\.9|5\.0)[0-9]*%$' "$tmp/out"
-gate "$tmp/layout-tcg-icount" "$tmp/layout-tcg-icount" 0 "icount layout run again"
+gate "$tmp/layout-tcg-icount" "$tmp/layout-tcg-icount-copy" 0 "icount layout run again"
 if grep -q 'layout noise floor' "$tmp/out"; then fail "icount: no floor printed"; else pass "icount: no floor printed"; fi
+
+# REPEATS=auto under kvm/tcg: n so that the default matrix is powered,
+# the log saying n and the power at 2% and 5% (bench.sh --list boots nothing)
+list_rc=0
+ACCEL=kvm "$repo/bench/bench.sh" --list >"$tmp/list" 2>"$tmp/list.err" || list_rc=$?
+check "REPEATS=auto under kvm: 22 rows x 7 boots" test "$list_rc,$(wc -l <"$tmp/list")" = 0,154
+check "  ... the log says n=7 for the 70 gating rows and the power at 2% and 5%" \
+	grep -Eq 'REPEATS=7 \(auto\) under kvm: 70 gating rows .* 2% slower is found with probability 0\.[0-9]+, 5% slower (0\.9[0-9]|1\.00)' "$tmp/list.err"
+ACCEL=tcg REPEATS=5 "$repo/bench/bench.sh" --list >"$tmp/list" 2>"$tmp/list.err" || list_rc=$?
+check "REPEATS=5 under tcg: 48 gating rows, the log says UNDERPOWERED and n >= 7" \
+	grep -q 'REPEATS=5 under tcg: 48 gating rows .*UNDERPOWERED: no row can be shown slower at n=5 (n >= 7 needed)' "$tmp/list.err"
 
 # broken input
 awk -F, -v OFS=, 'NR > 1 { $6 = "failed"; $8 = "" } { print }' "$main_run/runs.csv" | mkrun "$tmp/allfailed" tcg-icount
@@ -117,11 +187,33 @@ gate "$main_run" "$tmp/onefailed" 2 "a group failed in NEW that was ok in BASE"
 sed 's/^\([0-9]*\),on,/\1,other,/; s/^\([0-9]*\),off,/\1,other2,/; s/^\([0-9]*\),on-nojl,/\1,x,/; s/^\([0-9]*\),nokey,/\1,y,/' \
 	"$main_run/runs.csv" | mkrun "$tmp/nomatch" tcg-icount
 gate "$main_run" "$tmp/nomatch" 2 "nothing matched"
+scaled "$main_run/runs.csv" on,key-off,randread-qd1,iops 0 | mkrun "$tmp/zero" tcg-icount
+gate "$main_run" "$tmp/zero" 2 "a gating value of 0"
+awk -F, 'NR == 1 || !($2 == "on" && $3 == "rules-10" && $7 == "insns_per_call")' "$main_run/runs.csv" |
+	mkrun "$tmp/lacks" tcg-icount
+gate "$main_run" "$tmp/lacks" 2 "a gating group of BASE missing in NEW"
+{ cat "$tmp/small/runs.csv"; tail -n +2 "$tmp/small/runs.csv"; } | mkrun "$tmp/twice" tcg-icount
+gate "$main_run" "$tmp/twice" 2 "NEW's rows appended twice (duplicate rows)"
 mkrun "$tmp/garbage" tcg-icount <<<"not a runs.csv"
 gate "$main_run" "$tmp/garbage" 2 "an unreadable runs.csv"
 gate "$main_run" "$tmp/does-not-exist" 2 "a missing directory"
 jq -n '{ACCEL: "xen"}' >"$tmp/garbage/meta.json"
 cp "$main_run/runs.csv" "$tmp/garbage/runs.csv"
 gate "$main_run" "$tmp/garbage" 2 "an unknown accelerator in meta.json"
+printf '{"ACCEL": "tcg-icount",\n' >"$tmp/garbage/meta.json"
+gate "$main_run" "$tmp/garbage" 2 "a malformed meta.json"
+echo '[1, 2]' >"$tmp/garbage/meta.json"
+gate "$main_run" "$tmp/garbage" 2 "a meta.json that is not an object"
+echo '{"GIT_COMMIT": "x"}' >"$tmp/garbage/meta.json"
+gate "$main_run" "$tmp/garbage" 2 "a meta.json without ACCEL"
+# about 515 runs a side overflowed GSL's C(m+n, m): SIGABRT, exit 134
+big() {
+	echo "seq,config,state,workload,repeat,status,metric,value"
+	for ((i = 1; i <= 600; i++)); do echo "$i,on,s1,w,$i,ok,iops,$((100000 + i))"; done
+}
+big | mkrun "$tmp/big-base" kvm
+big | mkrun "$tmp/big-new" kvm
+gate "$tmp/big-base" "$tmp/big-new" 0 "600 runs a side, no change"
+THRESHOLD=abc gate "$tmp/big-base" "$tmp/big-new" 2 "a THRESHOLD that is not a number"
 
 finish

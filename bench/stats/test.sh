@@ -138,12 +138,13 @@ check "10% drop: p = 2/C(15,5) = 0.000666" num_in "$(col "$S" $K p_value)" 0.000
 check "10% drop: HL shift -9.97%, CI inside [-10.65, -9.42]" \
 	awk -v r="$(col "$S" $K rel_change_pct)" -v lo="$(col "$S" $K rel_ci_lo_pct)" -v hi="$(col "$S" $K rel_ci_hi_pct)" \
 	'BEGIN { exit !(r > -10.0 && r < -9.9 && lo >= -10.65 && hi <= -9.42 && lo < r && r < hi) }'
-check "noise only: indistinguishable" eq "$(col "$S" on,key-off,randread-4k,iops verdict)" indistinguishable
+check "noise only, its 95% CI inside +-1%: within-threshold" eq "$(col "$S" on,key-off,randread-4k,iops verdict)" within-threshold
 check "+0.5% real shift: within-threshold" eq "$(col "$S" on,key-off,randread-4k,lat_ns verdict)" within-threshold
 check "lower lat_ns is faster" eq "$(col "$S" on,key-on-other,randread-4k,lat_ns verdict)" faster
 K=nokey,off,randread-4k,iops
-check "n=1 sampled: no verdict, says what n is needed" \
-	eq "$(col "$S" $K verdict)|$(col "$S" $K verdict_text)" "no-verdict|n=5+1: no verdict at 95%; need n>=4 per side"
+check "n=1 sampled gating row: underpowered, says what n its family needs" \
+	eq "$(col "$S" $K verdict)|$(col "$S" $K verdict_text)" \
+	"no-verdict|n=5+1: underpowered: Holm over 3 gating rows cannot reach 95% (smallest p 0.333 x 3 = 1); need n>=5 per side"
 run "$bs" summary --threshold 0.1 --accel kvm basic.csv
 check "+0.5% with --threshold 0.1: slower" eq "$(col "$tmp/out" on,key-off,randread-4k,lat_ns verdict)" slower
 
@@ -159,10 +160,12 @@ done
 K=on,key-off,w5,cycles_per_io
 check "1:5 vs 6:10: HL delta 5, coverage 1-8/252" \
 	eq "$(col "$tmp/w.csv" $K delta),$(col "$tmp/w.csv" $K rel_ci_level)" 5,0.968254
-check "Holm over 5 gating rows: w5 (p=0.0079) slower, w3 (p=0.048) not" \
-	eq "$(col "$tmp/w.csv" $K verdict),$(col "$tmp/w.csv" on,key-off,w3,cycles_per_io verdict)" slower,indistinguishable
-check "a non-gating metric is judged on its own p (w3 slower)" \
-	eq "$(col "$tmp/w.csv" on,key-off,w3,instructions_per_io verdict)" slower
+check "Holm over 5 gating rows: w5 (p=0.0079, Holm 0.032) slower, w3 (6+3) underpowered" \
+	eq "$(col "$tmp/w.csv" $K verdict),$(col "$tmp/w.csv" on,key-off,w3,cycles_per_io verdict)" slower,no-verdict
+check "w2: significant (Holm 0.048) but its CI +0.30..+3.00% straddles 1%: unclear" \
+	eq "$(col "$tmp/w.csv" on,key-off,w2,cycles_per_io verdict)" unclear
+check "a non-gating metric is judged on its own p and interval (w3 unclear)" \
+	eq "$(col "$tmp/w.csv" on,key-off,w3,instructions_per_io verdict)" unclear
 
 # deterministic: judged against the threshold like everything else
 run "$bs" summary --accel tcg-icount determ.csv
@@ -216,27 +219,197 @@ check "unknown baseline: warning on stderr, exit 0" rc_and_stderr 0 "warning: no
 run "$bs" compare --accel kvm base.csv new_regress.csv
 check "compare: regression fixture exits 1" eq "$rc" 1
 same_file "compare: regression report matches golden" compare_regress.expected "$tmp/out"
-run "$bs" compare --accel kvm base.csv new_same.csv
-check "compare: no-change fixture exits 0" eq "$rc" 0
-same_file "compare: no-change report matches golden" compare_same.expected "$tmp/out"
 run "$bs" compare --threshold 15 --accel kvm base.csv new_regress.csv
-check "compare: --threshold 15 turns the regressions off (exit 0)" eq "$rc" 0
+check "compare: --threshold 15: no regression, but nokey n=1+1 is underpowered (exit 2)" \
+	rc_and_stderr 2 "underpowered: 1 gating rows need n >= 5 per side"
+run "$bs" compare --accel kvm base.csv new_same.csv
+check "compare: no change, but nokey has 1+2 runs: exit 2" eq "$rc" 2
+same_file "compare: no-change report matches golden" compare_same.expected "$tmp/out"
+check "compare: it says which n the row needs" grep -q "underpowered: 1 gating rows need n >= 5 per side" "$tmp/err"
+
+# gen FILE SPEC...: a runs.csv; each SPEC "ROWS:N:LEVEL:STEP[:METRIC]" adds
+# ROWS groups on/sK/w/METRIC (K counting on across SPECs, METRIC default
+# iops) of N runs with the values LEVEL + STEP * i, i = 1..N.
+gen() {
+	local file=$1
+	shift
+	awk -v specs="$*" 'BEGIN {
+		print "seq,config,state,workload,repeat,status,metric,value"
+		ns = split(specs, sp, " "); seq = 0; row = 0
+		for (k = 1; k <= ns; k++) {
+			split(sp[k], f, ":"); metric = f[5] == "" ? "iops" : f[5]
+			for (r = 1; r <= f[1]; r++) {
+				row++
+				for (i = 1; i <= f[2]; i++)
+					printf "%d,on,s%d,w,%d,ok,%s,%.6f\n", ++seq, row, i, metric, f[3] + f[4] * i
+			}
+		}
+	}' >"$file"
+}
+
+# ------------------------------------------------ 1. power: underpowered
+# Issue 22: 8 gating IOPS rows, every one 50% lower, n=5 under kvm: the
+# smallest p is 2/252 and Holm over 8 makes it 0.063.  No regression can
+# be shown, so no "no regression" either: exit 2, saying what n is needed.
+gen "$tmp/b8.csv" 8:5:100000:100
+gen "$tmp/n8.csv" 8:5:50000:100
+run "$bs" compare --accel kvm "$tmp/b8.csv" "$tmp/n8.csv"
+check "8 rows 50% lower at n=5: underpowered, exit 2" \
+	rc_and_stderr 2 "underpowered: 8 gating rows need n >= 6 per side"
+check "8 rows 50% lower at n=5: every row no-verdict, none REGRESSION" \
+	test "$(grep -c 'no-verdict: n=5+5: underpowered: Holm over 8 gating rows' "$tmp/out")" = 8
+gen "$tmp/b8.csv" 8:6:100000:100
+gen "$tmp/n8.csv" 8:6:50000:100
+run "$bs" compare --accel kvm "$tmp/b8.csv" "$tmp/n8.csv"
+check "the same at n=6: 8 regressions, exit 1" eq "$rc,$(grep -c REGRESSION "$tmp/out")" 1,8
+# the default matrix: 48 gating rows, one 30% lower, n=5 -> 2; n=7 -> 1
+gen "$tmp/b48.csv" 48:5:100000:100
+gen "$tmp/n48.csv" 1:5:70000:100 47:5:100050:100
+run "$bs" compare --accel kvm "$tmp/b48.csv" "$tmp/n48.csv"
+check "48 rows, one 30% lower, n=5: exit 2, need n >= 7" \
+	rc_and_stderr 2 "underpowered: 48 gating rows need n >= 7 per side"
+gen "$tmp/b48.csv" 48:7:100000:100
+gen "$tmp/n48.csv" 1:7:70000:100 47:7:100050:100
+run "$bs" compare --accel kvm "$tmp/b48.csv" "$tmp/n48.csv"
+check "48 rows, one 30% lower, n=7: exit 1" eq "$rc" 1
+gen "$tmp/n48.csv" 1:5:70000:100 47:5:100050:100
+run "$bs" summary --accel kvm --baseline-config on --baseline-state s1 "$tmp/n48.csv"
+check "summary: the same rule (47 rows 43% apart at n=5 against s1: underpowered)" \
+	eq "$(col "$tmp/out" on,s2,w,iops verdict)" no-verdict
+
+# ---------------------------------------------- 2. decide on the interval
+# Estimate about -0.95%, its CI reaching below -1% and the change
+# significant: the data allow a regression beyond the threshold, so no
+# verdict either way ("unclear", exit 2), where the point estimate said
+# within-threshold and exit 0.
+gen "$tmp/bi.csv" 1:10:100000:120
+gen "$tmp/ni.csv" 1:10:99000:130
+run "$bs" compare --accel kvm "$tmp/bi.csv" "$tmp/ni.csv"
+check "estimate -0.9%, CI straddling -1%: unclear, exit 2" \
+	rc_and_stderr 2 "unclear: 1 gating rows: the interval reaches beyond the 1% threshold"
+check "  ... and the text gives the interval" grep -Eq 'unclear: -0\.[0-9]+% but p=[0-9.e-]+; 95\.[0-9]% CI -1\.[0-9]+\.\.-0\.[0-9]+% straddles the 1% threshold' "$tmp/out"
+gen "$tmp/ni.csv" 1:10:99600:100
+run "$bs" compare --accel kvm "$tmp/bi.csv" "$tmp/ni.csv"
+check "a -0.4% shift with the whole CI inside +-1%: within-threshold, exit 0" \
+	eq "$rc,$(grep -c 'within-threshold' "$tmp/out")" 0,1
+gen "$tmp/ni.csv" 1:10:97000:130
+run "$bs" compare --accel kvm "$tmp/bi.csv" "$tmp/ni.csv"
+check "a -3% shift with the whole CI beyond -1%: slower, exit 1" eq "$rc" 1
+# faster stays out of the exit status, an interval straddling +1% as well
+gen "$tmp/ni.csv" 1:10:100900:130
+run "$bs" compare --accel kvm "$tmp/bi.csv" "$tmp/ni.csv"
+check "+0.9% with the CI straddling +1%: unclear but not a possible regression, exit 0" \
+	eq "$rc,$(grep -c ' unclear: ' "$tmp/out")" 0,1
+
+# ------------------------------------------------ 3. one rule at the boundary
+# Five runs of 100000 against five of 99000: exactly -1%, within the 1%
+# threshold whatever the class (log ratios against log1p(-0.01)).
+gen "$tmp/b1.csv" 1:5:100000:0
+gen "$tmp/n1.csv" 1:5:99000:0
+for accel in kvm tcg tcg-icount; do
+	run "$bs" compare --accel "$accel" "$tmp/b1.csv" "$tmp/n1.csv"
+	check "100000 vs 99000 under $accel: within-threshold (-1.00%), exit 0" \
+		eq "$rc,$(grep -c 'within-threshold: -1000 IOPS (-1.00%) within 1%' "$tmp/out")" 0,1
+done
+gen "$tmp/n1.csv" 1:5:98999:0
+for accel in kvm tcg-icount; do
+	run "$bs" compare --accel "$accel" "$tmp/b1.csv" "$tmp/n1.csv"
+	check "100000 vs 98999 under $accel: slower, exit 1" eq "$rc" 1
+done
+gen "$tmp/b1.csv" 1:1:100000:0 1:1:42:0:insns_per_call
+gen "$tmp/n1.csv" 1:1:101010:0 1:1:42.42:0:insns_per_call
+run "$bs" compare --threshold 1 --accel tcg-icount "$tmp/b1.csv" "$tmp/n1.csv"
+check "exact +1.00% (42 -> 42.42) is within 1%" grep -q 'within-threshold: +0.42 instructions per call (+1.00%)' "$tmp/out"
+
+# ---------------------------------------------------- 4. broken input: 2
+gen "$tmp/b4.csv" 2:6:100000:100
+sed '3s/,[0-9.]*$/,0/' "$tmp/b4.csv" >"$tmp/zero.csv"
+run "$bs" compare --accel kvm "$tmp/b4.csv" "$tmp/zero.csv"
+check "a gating value of 0: exit 2 naming the line" rc_and_stderr 2 "zero.csv:3: iops is a gating metric and must be positive"
+sed '3s/,\([0-9.]*\)$/,-\1/' "$tmp/b4.csv" >"$tmp/neg.csv"
+run "$bs" summary --accel kvm "$tmp/neg.csv"
+check "a negative gating value, in summary too: exit 2" rc_and_stderr 2 "neg.csv:3: iops is a gating metric"
+grep -v ',on,s2,' "$tmp/b4.csv" >"$tmp/missing.csv"
+run "$bs" compare --accel kvm "$tmp/b4.csv" "$tmp/missing.csv"
+check "a gating group of BASE missing in NEW: exit 2" \
+	rc_and_stderr 2 "BROKEN: 1 gating groups of BASE are missing in NEW"
+check "  ... and its line says so" grep -q 'on/s2/w/iops .*only in BASE: BROKEN' "$tmp/out"
+# issue 22: NEW's rows appended twice turned a 1% slowdown from exit 0 to 1
+gen "$tmp/bd.csv" 1:8:100000:150
+gen "$tmp/nd.csv" 1:8:99000:150
+{ cat "$tmp/nd.csv"; tail -n +2 "$tmp/nd.csv"; } >"$tmp/dup.csv"
+run "$bs" compare --accel kvm "$tmp/bd.csv" "$tmp/dup.csv"
+check "duplicate (config, state, workload, repeat, metric) rows: exit 2 naming both lines" \
+	rc_and_stderr 2 "dup.csv:10: duplicate row: on/s1/w repeat 1 metric iops is also on line 2"
+run "$bs" compare --accel kvm "$tmp/bd.csv" "$tmp/bd.csv"
+check "BASE and NEW the same file: exit 2" rc_and_stderr 2 "BASE and NEW are the same file"
+cp "$tmp/bd.csv" "$tmp/bd-copy.csv"
+run "$bs" compare --accel kvm "$tmp/bd.csv" "$tmp/bd-copy.csv"
+check "a copy of BASE as NEW: compared (no change, exit 0)" eq "$rc" 0
+# 600 runs a side: past where C(m+n, m) overflows a double (GSL aborted)
+gen "$tmp/b600.csv" 1:600:100000:1
+gen "$tmp/n600.csv" 1:600:100000:1
+run "$bs" compare --accel kvm "$tmp/b600.csv" "$tmp/n600.csv"
+check "600 runs a side, no change: exit 0 (no overflow, no abort)" eq "$rc" 0
+gen "$tmp/n600.csv" 1:600:97000:1
+run "$bs" compare --accel kvm "$tmp/b600.csv" "$tmp/n600.csv"
+check "600 runs a side, 3% lower: exit 1, the normal approximation" \
+	eq "$rc,$(grep -c 'normal approx' "$tmp/out")" 1,1
+
+# ------------------------------------------------ 7. every exact count gates
+"$bs" metrics >"$tmp/metrics.tsv"
+check "every *_insns_per_call and calls_per_io gates" \
+	awk -F'\t' '($1 ~ /insns_per_call$/ || $1 == "calls_per_io") { n++; if ($4 != "yes") bad = 1 } END { exit bad || n < 7 }' "$tmp/metrics.tsv"
+gen "$tmp/b7.csv" 1:1:44:0:blk_error_inject_insns_per_call 1:1:1.0001:0:calls_per_io 1:1:58:0:blk_frob_insns_per_call
+gen "$tmp/n7.csv" 1:1:48:0:blk_error_inject_insns_per_call 1:1:1.0001:0:calls_per_io 1:1:58:0:blk_frob_insns_per_call
+run "$bs" compare --accel tcg-icount "$tmp/b7.csv" "$tmp/n7.csv"
+check "blk_error_inject +4 instructions per call (+9.09%): REGRESSION, exit 1" \
+	eq "$rc,$(grep -c 'REGRESSION slower: +4 instructions per call (+9.09%); exact' "$tmp/out")" 1,1
+gen "$tmp/n7.csv" 1:1:44:0:blk_error_inject_insns_per_call 1:1:2.0002:0:calls_per_io 1:1:58:0:blk_frob_insns_per_call
+run "$bs" compare --accel tcg-icount "$tmp/b7.csv" "$tmp/n7.csv"
+check "twice the calls per I/O: REGRESSION, exit 1" eq "$rc" 1
+gen "$tmp/n7.csv" 1:1:44:0:blk_error_inject_insns_per_call 1:1:1.0001:0:calls_per_io 1:1:60:0:blk_frob_insns_per_call
+run "$bs" compare --accel tcg-icount "$tmp/b7.csv" "$tmp/n7.csv"
+check "any HOT_FUNCS function's count (blk_frob +2): REGRESSION, exit 1" eq "$rc" 1
 
 # ------------------------------------------------------------- simulation
-# Known truths through the same judge (seeded GSL RNG): the false-positive
-# rate at no difference must stay within 5%; the power is printed.
+# Known truths through the same judge (seeded GSL RNG), one gating row:
+# the rates of each verdict by size and true shift.
 run "$bs" simulate --seed 1 --reps 4000 --noise 1
 sed 's/^/# /' "$tmp/out"
 cp "$tmp/out" "$tmp/sim.tsv"
 sim_check() { awk -F'\t' "$1" "$tmp/sim.tsv"; }
-check "simulation: false positives (shift 0, any verdict but indistinguishable) <= 5%" \
-	sim_check 'NR > 1 && $2 == 0 { if ($4 > 0.05) bad++; rows++ } END { exit !(rows == 3 && !bad) }'
+check "simulation: at no change, slower or faster in at most 5% of runs" \
+	sim_check 'NR > 1 && $2 == 0 { if ($4 + $6 > 0.05) bad++; rows++ } END { exit !(rows == 4 && !bad) }'
+check "simulation: a true change of at most the threshold (0.5, 0.9, 1%) is slower in at most 5%" \
+	sim_check 'NR > 1 && $2 > 0 && $2 <= 1 { if ($4 > 0.05) bad++; rows++ } END { exit !(rows == 12 && !bad) }'
 check "simulation: n=3 never gets a verdict at 95%" \
-	sim_check 'NR > 1 && $1 == 3 { if ($8 != 1) bad++; rows++ } END { exit !(rows == 4 && !bad) }'
-check "simulation: power at 5% and n=10 >= 95%" \
-	sim_check 'NR > 1 && $1 == 10 && $2 == 5 { ok = $5 >= 0.95 } END { exit !ok }'
+	sim_check 'NR > 1 && $1 == 3 { if ($8 != 1) bad++; rows++ } END { exit !(rows == 6 && !bad) }'
+check "simulation: 5% slower is found in >= 95% of runs at n >= 5" \
+	sim_check 'NR > 1 && $1 >= 5 && $2 == 5 { if ($4 < 0.95) bad++; rows++ } END { exit !(rows == 3 && !bad) }'
 run "$bs" simulate --seed 1 --reps 4000 --noise 1
 same_file "simulation is reproducible with its seed" "$tmp/sim.tsv" "$tmp/out"
+# The whole default matrix (48 gating rows, Holm), row 0 shifted: a few
+# hundred repetitions (README.md's table has 2000).
+run "$bs" simulate --seed 1 --reps 100 --noise 1 --rows 48
+sed 's/^/# /' "$tmp/out"
+cp "$tmp/out" "$tmp/simk.tsv"
+simk_check() { awk -F'\t' "$1" "$tmp/simk.tsv"; }
+check "matrix: at n=5 and 6 every run is exit 2 (underpowered), never a regression" \
+	simk_check 'NR > 1 && $1 <= 6 { if ($7 != 1 || $6 != 0) bad++; rows++ } END { exit !(rows == 6 && !bad) }'
+check "matrix: at n >= 7 one row 5% slower is found in >= 90% of runs" \
+	simk_check 'NR > 1 && $1 >= 7 && $2 == 5 { if ($8 < 0.9) bad++; rows++ } END { exit !(rows == 6 && !bad) }'
+check "matrix: at no change, exit 1 in at most 5% of runs (family-wise)" \
+	simk_check 'NR > 1 && $2 == 0 { if ($6 > 0.05) bad++; rows++ } END { exit !(rows == 8 && !bad) }'
+# REPEATS=auto's plan: the default matrix under kvm is 48 rows (70 with
+# perf's cycles); at 1% noise n=7 reaches Holm and finds 5% in >= 90%.
+run "$bs" plan --rows 48 --noise 1 --reps 300
+check "plan: 48 rows at 1% noise: n=7, power at 5% >= 0.9 ($(cat "$tmp/out"))" \
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+		END { exit !(v["n"] == 7 && v["power_5pct"] >= 0.9 && v["power_2pct"] != "") }' "$tmp/out"
+run "$bs" plan --rows 1 --noise 1 --reps 300
+check "plan: one row: n >= 4 (the smallest the rank-sum test can use)" \
+	awk '{ split($1, kv, "="); exit !(kv[2] >= 4) }' "$tmp/out"
 
 # ------------------------------------------------------------- errors
 # expect_error NAME FILE LINE: both subcommands exit 2 naming FILE:LINE

@@ -5,6 +5,7 @@
  *
  * Usage (QEMU 7.2):
  *   -plugin libinsncount.so,ranges=RANGES_FILE[,out=OUT_FILE][,mark=ADDR]
+ *           [,format=cases]
  *
  * RANGES_FILE: one "NAME START END" per line, START/END hex guest virtual
  * addresses, END exclusive; '#' lines and blank lines are ignored.
@@ -18,6 +19,14 @@
  * "mark N" followed by the lines above (cumulative), so that one run can
  * count several phases: the differences between marks are the phases.
  * Writing a snapshot does not touch the guest, so guest time is unchanged.
+ *
+ * format=cases writes every counter on a line of its own, named after its
+ * snapshot ("m" and the mark's number, or "end"):
+ *   insncount mN.NAME.entries N calls
+ *   insncount mN.NAME.insns M insns
+ *   insncount mN.total_guest_insns T insns
+ * so that a reader matching one value a line (a LAVA "monitors" test
+ * action reading QEMU's stderr with the guest's console) sees each count.
  *
  * Counts are "self" counts: instructions of callees outside the range are
  * not included.
@@ -77,6 +86,7 @@ static FILE *out;
 static bool have_mark;
 static uint64_t mark_addr;
 static uint64_t n_marks;
+static bool format_cases;
 
 static int parse_hex(const char *s, uint64_t *val)
 {
@@ -208,14 +218,37 @@ static void write_counts(FILE *f)
     fprintf(f, "total_guest_insns=%" PRIu64 "\n", total_insns);
 }
 
+/* format=cases: SNAP is "mN" or "end"; see the top of the file. */
+static void write_cases(FILE *f, const char *snap)
+{
+    for (size_t i = 0; i < n_ranges; i++) {
+        const struct range *r = &ranges[i];
+
+        fprintf(f, "insncount %s.%s.entries %" PRIu64 " calls\n", snap,
+                r->name, r->entries);
+        fprintf(f, "insncount %s.%s.insns %" PRIu64 " insns\n", snap,
+                r->name, r->insns);
+    }
+    fprintf(f, "insncount %s.total_guest_insns %" PRIu64 " insns\n", snap,
+            total_insns);
+}
+
 static void vcpu_mark(unsigned int vcpu_index, void *userdata)
 {
     FILE *f = out ? out : stderr;
 
     (void)vcpu_index;
     (void)userdata;
-    fprintf(f, "mark %" PRIu64 "\n", ++n_marks);
-    write_counts(f);
+    ++n_marks;
+    if (format_cases) {
+        char snap[32];
+
+        snprintf(snap, sizeof(snap), "m%" PRIu64, n_marks);
+        write_cases(f, snap);
+    } else {
+        fprintf(f, "mark %" PRIu64 "\n", n_marks);
+        write_counts(f);
+    }
     fflush(f);
 }
 
@@ -225,10 +258,14 @@ static void plugin_exit(qemu_plugin_id_t id, void *userdata)
 
     (void)id;
     (void)userdata;
-    if (have_mark) {
-        fprintf(f, "end\n");
+    if (format_cases) {
+        write_cases(f, "end");
+    } else {
+        if (have_mark) {
+            fprintf(f, "end\n");
+        }
+        write_counts(f);
     }
-    write_counts(f);
     if (out) {
         if (fclose(out) != 0) {
             fprintf(stderr, "insncount: error writing results: %s\n",
@@ -258,9 +295,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
                 return -1;
             }
             have_mark = true;
+        } else if (strcmp(argv[i], "format=cases") == 0) {
+            format_cases = true;
         } else {
             fprintf(stderr, "insncount: unknown argument '%s' "
-                    "(expected ranges=FILE, out=FILE, mark=ADDR)\n", argv[i]);
+                    "(expected ranges=FILE, out=FILE, mark=ADDR, "
+                    "format=cases)\n", argv[i]);
             return -1;
         }
     }

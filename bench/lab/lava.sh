@@ -1,0 +1,39 @@
+# shellcheck shell=bash
+# What the LAVA jobs of bench/lab/lava-jobs.sh and their reader,
+# bench/lab/lava-results.sh, agree on.  Needs bench/lib.sh.
+
+# The jobs' monitors test action: its name (the results' suite), the line
+# it starts and ends at (bench/guest/init prints both on the console) and
+# its pattern, one value a line: the guest's "BIB-LAVA CASE VALUE UNIT"
+# (bench/lab/lava-guest.sh) and the insncount plugin's "insncount CASE
+# VALUE UNIT" (format=cases, written by QEMU on the same console).
+# shellcheck disable=SC2034 # read by the scripts that source this file
+LAVA_SUITE=blkinject-bench
+# shellcheck disable=SC2034
+LAVA_START='BLKINJECT-STAGE script'
+# shellcheck disable=SC2034
+LAVA_END='BLKINJECT-EXIT rc='
+# shellcheck disable=SC2034
+LAVA_PATTERN='(?:BIB-LAVA|insncount) (?P<test_case_id>[\w./-]+) (?P<measurement>-?[0-9][0-9.eE+-]*) (?P<units>\w+)'
+
+# Debian's Python, which has lava-dispatcher's modules and YAML (a python3
+# earlier on PATH, e.g. pyenv's, may have neither).
+LAVA_PYTHON=/usr/bin/python3
+
+# yaml_to_json FILE: a YAML document as JSON on stdout; also the stream
+# lava-run writes on stderr, one flow mapping a line without the "- " of
+# a sequence.  Non-zero when FILE is not YAML.
+yaml_to_json() {
+	"$LAVA_PYTHON" -c '
+import json, sys, yaml
+text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+lines = [line for line in text.splitlines() if line.strip()]
+if lines and lines[0].lstrip().startswith("{"):
+    text = "\n".join("- " + line for line in lines)
+try:
+    data = yaml.safe_load(text)
+except yaml.YAMLError as exc:
+    sys.exit("not YAML: %s" % str(exc).replace("\n", " "))
+json.dump(data, sys.stdout, default=str)
+' "$1"
+}

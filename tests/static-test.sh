@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# The static answer's pieces on committed fixtures, without a kernel build:
+#  - polarity: perf-scripts/jump-sites reads each site's branch bit from
+#    __jump_table in an object (relocations) and in a linked image;
+#  - the guest's state check (bench/guest/state.sh gate_key) tells the
+#    key's state from the site's live bytes and that bit;
+#  - the listing (perf-scripts/static-listing.awk) and the difference
+#    (perf-scripts/static-diff.c) of fixture objects built from
+#    fixtures/static/gate.c, and of the text kept from the kernel's
+#    block/blk-core.o of off, on and on with series-likely-gate: each
+#    output is compared with its expected .out (a difference is kept as
+#    .out.bad), and the verdicts a reviewer reads are checked by name.
+set -euo pipefail
+shopt -s inherit_errexit
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+fx=$repo/tests/fixtures/static
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib/assert.sh
+. "$repo/tests/lib/assert.sh"
+
+for t in jump-sites static-diff; do
+	gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tmp/$t" "$repo/perf-scripts/$t.c"
+done
+
+# golden NAME: $tmp/NAME.out equals $fx/expected/NAME.out.
+golden() {
+	if diff -u "$fx/expected/$1.out" "$tmp/$1.out" >"$tmp/$1.diff"; then
+		rm -f "$fx/expected/$1.out.bad"
+		return 0
+	fi
+	cp "$tmp/$1.out" "$fx/expected/$1.out.bad"
+	head -n 20 "$tmp/$1.diff"
+	return 1
+}
+
+# has NAME TEXT: the output NAME has a line TEXT.
+has() { grep -qxF -- "$2" "$tmp/$1.out"; }
+
+# no_sites OBJECT: jump-sites prints nothing and exits 1.
+no_sites() {
+	local rc=0 out
+	out=$("$tmp/jump-sites" "$1") || rc=$?
+	[[ $rc == 1 && -z $out ]]
+}
+
+polarity_in_objects() {
+	"$tmp/jump-sites" "$fx/gate.o" >"$tmp/gate.sites"
+	"$tmp/jump-sites" "$fx/likely.o" >"$tmp/likely.sites"
+	check "object, static_branch_unlikely: branch bit 0, a jmp objtool NOPs" \
+		grep -qx '.text+0x10 .text+0x38 fixture_key branch=0 nop-at-link=1' "$tmp/gate.sites"
+	check "object, static_branch_likely: branch bit 1, a jmp as is" \
+		grep -qx '.text+0x10 .text+0x38 fixture_key branch=1 nop-at-link=0' "$tmp/likely.sites"
+	check "object without __jump_table: exit 1, no site" no_sites "$fx/base.o"
+	check "kernel blk-core.o of on: the gate's site, branch bit 0" \
+		grep -q ' blk_error_injection_enabled branch=0 nop-at-link=1$' "$fx/kernel-on/sites"
+	check "kernel blk-core.o of on(series-likely-gate): branch bit 1" \
+		grep -q ' blk_error_injection_enabled branch=1 nop-at-link=0$' "$fx/kernel-likely/sites"
+}
+
+# The same entries once linked: the key field is resolved, its low bits
+# kept (what the state check's host side reads from vmlinux).
+polarity_linked() {
+	local o out
+	for o in gate likely; do
+		ld -static -e hot -o "$tmp/$o.elf" "$fx/$o.o"
+		"$tmp/jump-sites" "$tmp/$o.elf" fixture_key >"$tmp/$o.linked" || true
+	done
+	check "linked, static_branch_unlikely: hot+0x0 branch=0" grep -Eqx '0x[0-9a-f]+ hot\+0x0 branch=0' "$tmp/gate.linked"
+	check "linked, static_branch_likely: hot+0x0 branch=1" grep -Eqx '0x[0-9a-f]+ hot\+0x0 branch=1' "$tmp/likely.linked"
+	out=$("$tmp/jump-sites" "$tmp/gate.elf" no_such_key 2>&1 || true)
+	check "linked, an unknown key is named" grep -q 'no symbol no_such_key' <<<"$out"
+}
+
+# gate_key BYTE BRANCH: the state check with kpeek answering BYTE.
+gate_key() {
+	sh -c '. "$1"; byte=$2; kpeek() { echo "$byte"; }; BENCH_GATE_ADDR=0xffffffff81000000 BENCH_GATE_BRANCH=$3 gate_key' \
+		_ "$repo/bench/guest/state.sh" "$1" "$2"
+}
+
+state_check() {
+	check "state check: NOP, branch 0: key off" test "$(gate_key 66 0)" = off
+	check "state check: JMP, branch 0: key on (still on)" test "$(gate_key eb 0)" = on
+	check "state check: JMP, branch 1: key off (the other polarity)" test "$(gate_key e9 1)" = off
+	check "state check: NOP, branch 1: key on" test "$(gate_key 0f 1)" = on
+	check "state check: no site: unknown" test "$(sh -c '. "$1"; BENCH_GATE_ADDR= gate_key' _ "$repo/bench/guest/state.sh")" = unknown
+}
+
+# diff_objects NAME BASE NEW: static-diff of function hot in two objects.
+diff_objects() {
+	CACHE=$tmp/cache "$repo/perf-scripts/static.sh" --listing "$fx/$2.o" hot >"$tmp/$2.lst"
+	CACHE=$tmp/cache "$repo/perf-scripts/static.sh" --listing "$fx/$3.o" hot >"$tmp/$3.lst"
+	"$tmp/static-diff" "$2" "$tmp/$2.lst" "$3" "$tmp/$3.lst" >"$tmp/$1.out"
+}
+
+# diff_kernel NAME BASE NEW: the same from the kernel text fixtures.
+diff_kernel() {
+	local s
+	for s in "$2" "$3"; do
+		awk -f "$repo/perf-scripts/static-listing.awk" "$fx/kernel-$s/symbols" "$fx/kernel-$s/sites" \
+			"$fx/kernel-$s/disassembly" >"$tmp/kernel-$s.lst"
+	done
+	"$tmp/static-diff" -s "$tmp/$1.sum" "$2" "$tmp/kernel-$2.lst" "$3" "$tmp/kernel-$3.lst" >"$tmp/$1.out"
+}
+
+differences() {
+	diff_objects gate base gate
+	check "fixture, no gate -> gate: golden" golden gate
+	check "fixture, no gate -> gate: +1 site (a NOP), nothing else" \
+		has gate '  +1 patchable jump-label site, 0 registers renamed, 0 other instructions'
+	diff_objects likely base likely
+	check "fixture, no gate -> likely gate: golden" golden likely
+	check "fixture, no gate -> likely gate: the site is a taken jump" \
+		has likely '  +1 jump-label site TAKEN while off, 0 registers renamed, 0 other instructions'
+	diff_objects polarity gate likely
+	check "fixture, gate -> likely gate: golden" golden polarity
+	check "fixture, gate -> likely gate: the other polarity, named" \
+		has polarity '  a TAKEN jump while off, not a NOP (branch bit 1): fixture_key'
+	diff_objects cold cold-inline cold
+	check "fixture, an error path moved to .cold: golden" golden cold
+	check "fixture, an error path moved to .cold: marked moved out of line" \
+		grep -q '# moved out of line, was at <+0x' "$tmp/cold.out"
+	check "fixture, an error path moved to .cold: 0 other instructions" \
+		has cold '  0 jump-label sites, 0 registers renamed, 0 other instructions'
+
+	diff_kernel kernel-on off on
+	check "kernel off -> on: golden" golden kernel-on
+	check "kernel off -> on: +1 NOP site, 1 register renamed, 0 other" \
+		has kernel-on '  +1 patchable jump-label site, 1 register renamed, 0 other instructions'
+	check "kernel off -> on: the renaming named" has kernel-on '  renamed: %rdi -> %rbx (1 instruction)'
+	check "kernel off -> on: the .o's jmp reads as the NOP it is" \
+		grep -q '^+ idle +0x1d     nop$' "$tmp/kernel-on.out"
+	check "kernel off -> on: summary for the report" grep -qx 'idle_delta=+1' "$tmp/kernel-on.sum"
+	diff_kernel kernel-likely on likely
+	check "kernel on -> on(series-likely-gate): golden" golden kernel-likely
+	check "kernel on -> on(series-likely-gate): a taken jump, not a NOP" \
+		has kernel-likely '  a TAKEN jump while off, not a NOP (branch bit 1): blk_error_injection_enabled'
+	"$tmp/static-diff" -v -t total "$tmp/kernel-on.sum" "$tmp/kernel-likely.sum" >"$tmp/total.out"
+	check "verdict over summaries adds them up" \
+		has total '  +1 patchable jump-label site, 1 site of the other polarity,'
+}
+
+bad_input() {
+	local rc=0
+	printf 'not a listing\n' >"$tmp/bad.lst"
+	"$tmp/static-diff" a "$tmp/bad.lst" b "$tmp/bad.lst" >/dev/null 2>&1 || rc=$?
+	check "static-diff: a malformed listing exits 2 (got $rc)" test "$rc" = 2
+	rc=0
+	"$tmp/jump-sites" "$fx/gate.c" >/dev/null 2>&1 || rc=$?
+	check "jump-sites: not an ELF file exits 2 (got $rc)" test "$rc" = 2
+}
+
+polarity_in_objects
+polarity_linked
+state_check
+differences
+bad_input
+finish
