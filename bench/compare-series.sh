@@ -27,6 +27,12 @@ shopt -s inherit_errexit
 # Whatever fails unforeseen is exit 2, never a status of its own.
 trap 'exit 2' ERR
 
+# On its own it resolves its settings first (bench/plan/run: exit 2 on bad
+# input, before a results directory is made or a tree extracted).
+if [[ -z ${BIB_PLAN:-} && $# == 0 ]]; then
+	exec "$(dirname "$0")/plan/run" compare-series -- "$0"
+fi
+
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 

@@ -51,7 +51,7 @@ shell_scripts() {
 	cd "$REPO_DIR" && git ls-files | while read -r f; do
 		[[ -f $f ]] || continue
 		case $f in
-		*.sh | bench/run-guest | bench/guest/init | bench/plan/resolve) printf '%s\n' "$f" ;;
+		*.sh | bench/run-guest | bench/guest/init | bench/plan/resolve | bench/plan/run) printf '%s\n' "$f" ;;
 		tests/block/[0-9]*[!t]) [[ $f == *.out ]] || printf '%s\n' "$f" ;;
 		esac
 	done

@@ -8,6 +8,10 @@
 #   plan_load FILE        every KEY into the associative array PLAN; 2 on
 #                         a file that is not a plan
 #   plan_get FILE KEY     one value on stdout; 1 when KEY is not there
+#   plan_export FILE      every setting of the plan into the environment,
+#                         for the scripts that read their settings there
+#   plan_given FILE       NAME=VALUE (shell-quoted) of each setting a user
+#                         gave (not a default, not a job file), one a line
 
 plan_load() {
 	local file=$1 line key n=0
@@ -37,4 +41,40 @@ plan_get() {
 	awk -v k="$2" '
 		index($0, k "=") == 1 { v = substr($0, length(k) + 2); f = 1 }
 		END { if (f) print v; exit !f }' "$1"
+}
+
+# plan_export FILE: the plan's settings as exported variables, replacing
+# what the environment held.  An empty value or "auto" unsets the name
+# (the scripts read both as "choose"), except the lists where empty means
+# none and ACCEL, whose auto the runner resolves.  What the resolver
+# derived (DRIVER, TOOLCHAIN, a view's recipe) and kbuild's own names
+# (the user's, passed on as they were) are left alone.
+plan_export() {
+	local key
+	plan_load "$1" || return
+	for key in "${!PLAN[@]}"; do
+		case $key in
+		PLAN_VERSION | DRIVER | REPO_DIR | KSRC_KIND | TOOLCHAIN | ACCEL_USED | VIEW_*_*) continue ;;
+		CC | LLVM | O | ARCH | CROSS_COMPILE | KBUILD_OUTPUT) continue ;;
+		esac
+		if [[ $key == WORKLOADS || $key == SOFTIRQ_WORKLOADS || -n ${PLAN[$key]} && (${PLAN[$key]} != auto || $key == ACCEL) ]]; then
+			export "$key=${PLAN[$key]}"
+		else
+			unset "$key"
+		fi
+	done
+}
+
+# plan_given FILE: the settings whose value came from the environment,
+# make's command line or an argument (the plan's "#   NAME: WHERE" lines).
+plan_given() {
+	local name where
+	plan_load "$1" || return
+	while IFS=: read -r name where; do
+		name=${name#'#   '}
+		case $where in
+		" the environment" | " make's command line" | " the command line")
+			[[ -z ${PLAN[$name]+set} ]] || printf '%s=%q\n' "$name" "${PLAN[$name]}" ;;
+		esac
+	done < <(grep '^#   [A-Z][A-Z0-9_]*: ' "$1")
 }

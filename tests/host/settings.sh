@@ -90,7 +90,7 @@ BAD=$(
 2|ACCEL='KVM' (make's command line): unknown value (valid: auto kvm tcg tcg-icount)|$M bench ACCEL=KVM
 2|ACCELERATOR (the environment) is now ACCEL|ACCELERATOR=kvm $R bench
 2|BASELINE='of off' (the environment): not a row of the matrix|BASELINE='of off' $R bench
-2|BASELINE='off off' (bench/jobs/default.job:11): not a row of the matrix (CONFIGS from make's command line|$M bench CONFIGS=on
+2|BASELINE='off off' (bench/jobs/default.job:12): not a row of the matrix (CONFIGS from make's command line|$M bench CONFIGS=on
 2|BASELINE='on' (the environment): want two words, CONFIG STATE|BASELINE=on $R bench
 2|WORKLOADS='randread-qd1 randread-qd1' (the environment): 'randread-qd1' is listed twice|WORKLOADS='randread-qd1 randread-qd1' $R bench
 2|'bogus' is not a workload (valid: count-randread-qd1 |SOFTIRQ_WORKLOADS=bogus $R bench
