@@ -80,9 +80,13 @@ esac
 # shellcheck source=bench/lib/plan.sh
 . "$BENCH_DIR/lib/plan.sh"
 # Under make (bench/plan/run) the settings are the resolved plan's, which
-# the run keeps as plan.env; on its own, the job file and the environment.
-if [[ -n ${BIB_PLAN:-} ]]; then
-	plan_export "$BIB_PLAN"
+# the run keeps as plan.env; on its own, or called by another driver with
+# settings of its own (per-patch, compare-series), the job file and the
+# environment.
+MY_PLAN=''
+if plan_for bench all quick; then
+	MY_PLAN=$BIB_PLAN
+	plan_export "$MY_PLAN"
 else
 	job_load
 fi
@@ -358,8 +362,8 @@ plan_boot() {
 # list of runs made on this machine (the default RESULTS of make plots,
 # report and disasm).
 keep_plan() {
-	[[ -n ${BIB_PLAN:-} && ! -e $1/plan.env ]] || return 0
-	cp "$BIB_PLAN" "$1/plan.env"
+	[[ -n $MY_PLAN && ! -e $1/plan.env ]] || return 0
+	cp "$MY_PLAN" "$1/plan.env"
 	[[ $MODE != all ]] || printf '%s\n' "$(cd "$1" && pwd -P)" >>"$CACHE/runs-made"
 }
 

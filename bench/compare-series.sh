@@ -29,7 +29,9 @@ trap 'exit 2' ERR
 
 # On its own it resolves its settings first (bench/plan/run: exit 2 on bad
 # input, before a results directory is made or a tree extracted).
-if [[ -z ${BIB_PLAN:-} && $# == 0 ]]; then
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/lib/plan.sh"
+if ! plan_for compare-series && [[ $# == 0 ]]; then
 	exec "$(dirname "$0")/plan/run" compare-series -- "$0"
 fi
 

@@ -29,7 +29,7 @@ esac
 . "$BENCH_DIR/lib/plan.sh"
 # Under make the settings are the resolved plan's (bench.sh keeps it in
 # the run as plan.env).
-[[ -z ${BIB_PLAN:-} ]] || plan_export "$BIB_PLAN"
+! plan_for all quick || plan_export "$BIB_PLAN"
 export CONFIGS
 
 # build_estimate CONFIG: a stamped build only checks; else a cold build.

@@ -62,7 +62,9 @@ shopt -s inherit_errexit
 
 # On its own it resolves its settings first, as make views does (the
 # same configs either way; exit 2 on bad input, before any boot).
-if [[ -z ${BIB_PLAN:-} && $# -gt 0 && $1 != -* ]]; then
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/lib/plan.sh"
+if ! plan_for views && [[ $# -gt 0 && $1 != -* ]]; then
 	exec "$(dirname "$0")/plan/run" views VIEWS="$*" -- "$0" "$@"
 fi
 
@@ -419,7 +421,7 @@ main() {
 		DIR=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
 		[[ ! -e $DIR ]] || die "$DIR exists already"
 		mkdir -p "$DIR/raw"
-		if [[ -n ${BIB_PLAN:-} ]]; then
+		if plan_for views; then
 			cp "$BIB_PLAN" "$DIR/plan.env"
 			printf '%s\n' "$(cd "$DIR" && pwd -P)" >>"$CACHE/runs-made"
 		fi

@@ -8,8 +8,15 @@
 #   plan_load FILE        every KEY into the associative array PLAN; 2 on
 #                         a file that is not a plan
 #   plan_get FILE KEY     one value on stdout; 1 when KEY is not there
-#   plan_export FILE      every setting of the plan into the environment,
-#                         for the scripts that read their settings there
+#   plan_export FILE [set]  every setting of the plan into the environment,
+#                         for the scripts that read their settings there;
+#                         with "set", only those not at the table's default
+#                         (the scripts' defaults are the same), so that a
+#                         driver another one calls is not handed settings
+#                         nobody gave
+#   plan_for DRIVER...    BIB_PLAN (bench/plan/run's) is a plan of one of
+#                         these drivers, not of a command that called this
+#                         one with settings of its own (per-patch, a test)
 #   plan_given FILE       NAME=VALUE (shell-quoted) of each setting a user
 #                         gave (not a default, not a job file), one a line
 
@@ -51,8 +58,13 @@ plan_get() {
 # (the user's, passed on as they were) are left alone.
 plan_export() {
 	local key
+	local -A default=()
 	plan_load "$1" || return
+	if [[ ${2:-} == set ]]; then
+		while read -r key; do default[$key]=1; done < <(sed -n 's/^#   \([A-Z][A-Z0-9_]*\): the default$/\1/p' "$1")
+	fi
 	for key in "${!PLAN[@]}"; do
+		[[ -z ${default[$key]:-} ]] || continue
 		case $key in
 		PLAN_VERSION | DRIVER | REPO_DIR | KSRC_KIND | TOOLCHAIN | ACCEL_USED | VIEW_*_*) continue ;;
 		CC | LLVM | O | ARCH | CROSS_COMPILE | KBUILD_OUTPUT) continue ;;
@@ -77,4 +89,11 @@ plan_given() {
 			[[ -z ${PLAN[$name]+set} ]] || printf '%s=%q\n' "$name" "${PLAN[$name]}" ;;
 		esac
 	done < <(grep '^#   [A-Z][A-Z0-9_]*: ' "$1")
+}
+
+plan_for() {
+	local driver
+	[[ -n ${BIB_PLAN:-} ]] || return 1
+	driver=$(plan_get "$BIB_PLAN" DRIVER) || return 1
+	[[ " $* " == *" $driver "* ]]
 }

@@ -8,9 +8,12 @@
 # Each row of the tables runs in an empty environment with CACHE and
 # RESULTS_ROOT in a scratch directory that does not exist yet.  A row
 # passes when the exit status and the text match and nothing was made: no
-# CACHE, no RESULTS_ROOT, no plan file after a refusal, no change in the
-# repository.  Rows with $M go through make, as a user's make command does
-# (make's own status is then 2 for any failure).
+# CACHE, no RESULTS_ROOT, no plan file or temporary file after a refusal,
+# no change in the repository.  Bad-input rows with $M go through the
+# repository's Makefile, as a user's make command does, with a fake tar,
+# xz, apt-get and qemu-system-x86_64 first on PATH: a row fails if any of
+# them ran (something was extracted, installed or booted).  Good rows with
+# $P go through a Makefile whose targets only resolve.
 # shellcheck disable=SC2016 # commands and plan values, expanded later or never
 # shellcheck disable=SC2034 # read by the runner, as blktests reads it
 DESCRIPTION="the settings resolver: bad input exits 2 before any work; the plan"
@@ -29,7 +32,12 @@ OUT=$S/plan/plan
 COMMITTED=results/20261203-210359-tcg-icount
 
 fixtures() {
-	mkdir -p "$S/plan" "$S/home" "$S/empty-series" "$S/dup-series" "$S/missing-series" "$S/made"
+	mkdir -p "$S/plan" "$S/home" "$S/empty-series" "$S/dup-series" "$S/missing-series" "$S/made" "$S/fake"
+	local tool
+	for tool in tar xz apt-get qemu-system-x86_64; do
+		printf '#!/bin/sh\necho "%s $*" >>"$FAKE_LOG"\nexit 1\n' "$tool" >"$S/fake/$tool"
+		chmod +x "$S/fake/$tool"
+	done
 	printf '# a typo\nCONFIGS off\n' >"$S/bad.job"
 	printf 'CONFIG = on\n' >"$S/typo.job"
 	printf 'REPEATS = 1\nREPEATS = 2\n' >"$S/twice.job"
@@ -46,90 +54,91 @@ fixtures() {
 }
 
 # STATUS | TEXT | COMMAND: $R is the resolver writing the plan to $OUT,
-# $M make with the targets above, $S the scratch directory.
+# $M the repository's make, $P make with the targets above (resolving
+# only), $S the scratch directory.
 BAD=$(
 	cat <<'ROWS_END'
-2|CONFIGS is empty (the environment): want config names (valid: debug gcov |CONFIGS= $R bench
+2|CONFIGS is empty (the environment): want config names (valid: debug gcov |CONFIGS= $M bench
 2|CONFIGS is empty (make's command line)|$M kernels CONFIGS=
-2|CONFIGS='on on' (the environment): 'on' is listed twice|CONFIGS='on on' $R bench
-2|'../on' is not a config (valid: debug gcov nokey off-layout off on-nojl on peers pristine)|CONFIGS='on ../on' $R kernels
+2|CONFIGS='on on' (the environment): 'on' is listed twice|CONFIGS='on on' $M bench
+2|'../on' is not a config (valid: debug gcov nokey off-layout off on-nojl on peers pristine)|CONFIGS='on ../on' $M kernels
 2|'on/x' is not a config|$M kernels CONFIGS=on/x
 2|CONFIG (make's command line) is not read by bench (it is a setting of: shell fuzz soak); did you mean CONFIGS?|$M bench CONFIG=on
-2|CONFIG (the environment) is not a setting of bench: did you mean CONFIGS?|CONFIG=on $R bench
-2|configs (the environment) is not a setting of bench: did you mean CONFIGS?|configs=on $R bench
+2|CONFIG (the environment) is not a setting of bench: did you mean CONFIGS?|CONFIG=on $M bench
+2|configs (the environment) is not a setting of bench: did you mean CONFIGS?|configs=on $M bench
 2|JOB_FILE='bogus' (make's command line): unknown job file (valid: default quick, or the path|$M kernels JOB_FILE=bogus
-2|JOB_FILE is empty (the environment)|JOB_FILE= $R bench
-2|bad.job:2: expected NAME = VALUE, got "CONFIGS off"|JOB_FILE=$S/bad.job $R bench
-2|typo.job:1: unknown setting CONFIG (did you mean CONFIGS?) (valid: CONFIGS STATES|JOB_FILE=$S/typo.job $R bench
-2|twice.job:2: REPEATS set twice (first on line 1)|JOB_FILE=$S/twice.job $R bench
-2|CONFIGS is empty (|JOB_FILE=$S/empty.job $R bench
+2|JOB_FILE is empty (the environment)|JOB_FILE= $M bench
+2|bad.job:2: expected NAME = VALUE, got "CONFIGS off"|JOB_FILE=$S/bad.job $M bench
+2|typo.job:1: unknown setting CONFIG (did you mean CONFIGS?) (valid: CONFIGS STATES|JOB_FILE=$S/typo.job $M bench
+2|twice.job:2: REPEATS set twice (first on line 1)|JOB_FILE=$S/twice.job $M bench
+2|CONFIGS is empty (|JOB_FILE=$S/empty.job $M bench
 2|STATES is empty (make's command line): want states (valid: off key-off|$M bench STATES=
-2|STATES='rules-1 rules-1' (the environment): 'rules-1' is listed twice|STATES='rules-1 rules-1' $R bench
-2|'rules-0' is not a state (valid: off key-off key-on-other|STATES=rules-0 $R bench
-2|'rules-99999999999999999999' is not a state|STATES=rules-99999999999999999999 $R bench
-2|STATE (the environment) is not a setting of bench: did you mean STATES?|STATE=key-off $R bench
+2|STATES='rules-1 rules-1' (the environment): 'rules-1' is listed twice|STATES='rules-1 rules-1' $M bench
+2|'rules-0' is not a state (valid: off key-off key-on-other|STATES=rules-0 $M bench
+2|'rules-99999999999999999999' is not a state|STATES=rules-99999999999999999999 $M bench
+2|STATE (the environment) is not a setting of bench: did you mean STATES?|STATE=key-off $M bench
 2|state fmr-p0 needs CONFIG_FAIL_MAKE_REQUEST, which config on lacks (configs with it: peers)|$M bench CONFIGS=on STATES=fmr-p0 BASELINE='on fmr-p0'
 2|REPEATS='0' (make's command line): out of range: want a whole number from 1 to 1000, or auto|$M bench REPEATS=0
-2|REPEATS='-1' (the environment): negative: want a whole number from 1 to 1000|REPEATS=-1 $R bench
-2|REPEATS='99999999999999999999' (the environment): out of range|REPEATS=99999999999999999999 $R bench
-2|REPEATS='1.5' (the environment): not a whole number|REPEATS=1.5 $R bench
-2|REPEATS='two' (the environment): not a whole number|REPEATS=two $R bench
-2|REPEATS is empty (the environment): want a whole number from 1 to 1000, or auto|REPEATS= $R bench
+2|REPEATS='-1' (the environment): negative: want a whole number from 1 to 1000|REPEATS=-1 $M bench
+2|REPEATS='99999999999999999999' (the environment): out of range|REPEATS=99999999999999999999 $M bench
+2|REPEATS='1.5' (the environment): not a whole number|REPEATS=1.5 $M bench
+2|REPEATS='two' (the environment): not a whole number|REPEATS=two $M bench
+2|REPEATS is empty (the environment): want a whole number from 1 to 1000, or auto|REPEATS= $M bench
 2|REPEAT (make's command line) is not a setting of bench: did you mean REPEATS?|$M bench REPEAT=2
-2|FIO_RUNTIME='0' (the environment): out of range: want a whole number from 1 to 3600, or auto|FIO_RUNTIME=0 $R bench
-2|FIO_RAMP='0.2' (the environment): want whole seconds, or a whole number with ms or s|FIO_RAMP=0.2 $R bench
-2|FIO_RAMP='99999s' (the environment): out of range: at most 3600s|FIO_RAMP=99999s $R bench
-2|FIO_IOS='-5' (the environment): negative|FIO_IOS=-5 $R bench
-2|FIO_IOS='1e6' (the environment): not a whole number|FIO_IOS=1e6 $R bench
-2|SEED='4294967296' (the environment): out of range: want a whole number from 0 to 4294967295|SEED=4294967296 $R bench
-2|RUN_TIMEOUT='0' (the environment): out of range|RUN_TIMEOUT=0 $R bench
-2|GUEST_JOBS='0' (the environment): out of range: want a whole number from 1 to 64, or auto|GUEST_JOBS=0 $R bench
-2|PLUGIN='yes' (the environment): want 0 or 1|PLUGIN=yes $R bench
-2|BOOTS='sometimes' (the environment): unknown value (valid: auto per-config per-state)|BOOTS=sometimes $R bench
-2|BOOTS='per-config' (the environment): per-config is for tcg-icount only|ACCEL=kvm BOOTS=per-config $R bench
+2|FIO_RUNTIME='0' (the environment): out of range: want a whole number from 1 to 3600, or auto|FIO_RUNTIME=0 $M bench
+2|FIO_RAMP='0.2' (the environment): want whole seconds, or a whole number with ms or s|FIO_RAMP=0.2 $M bench
+2|FIO_RAMP='99999s' (the environment): out of range: at most 3600s|FIO_RAMP=99999s $M bench
+2|FIO_IOS='-5' (the environment): negative|FIO_IOS=-5 $M bench
+2|FIO_IOS='1e6' (the environment): not a whole number|FIO_IOS=1e6 $M bench
+2|SEED='4294967296' (the environment): out of range: want a whole number from 0 to 4294967295|SEED=4294967296 $M bench
+2|RUN_TIMEOUT='0' (the environment): out of range|RUN_TIMEOUT=0 $M bench
+2|GUEST_JOBS='0' (the environment): out of range: want a whole number from 1 to 64, or auto|GUEST_JOBS=0 $M bench
+2|PLUGIN='yes' (the environment): want 0 or 1|PLUGIN=yes $M bench
+2|BOOTS='sometimes' (the environment): unknown value (valid: auto per-config per-state)|BOOTS=sometimes $M bench
+2|BOOTS='per-config' (the environment): per-config is for tcg-icount only|ACCEL=kvm BOOTS=per-config $M bench
 2|ACCEL='KVM' (make's command line): unknown value (valid: auto kvm tcg tcg-icount)|$M bench ACCEL=KVM
-2|ACCELERATOR (the environment) is now ACCEL|ACCELERATOR=kvm $R bench
-2|BASELINE='of off' (the environment): not a row of the matrix|BASELINE='of off' $R bench
+2|ACCELERATOR (the environment) is now ACCEL|ACCELERATOR=kvm $M bench
+2|BASELINE='of off' (the environment): not a row of the matrix|BASELINE='of off' $M bench
 2|BASELINE='off off' (bench/jobs/default.job:12): not a row of the matrix (CONFIGS from make's command line|$M bench CONFIGS=on
-2|BASELINE='on' (the environment): want two words, CONFIG STATE|BASELINE=on $R bench
-2|WORKLOADS='randread-qd1 randread-qd1' (the environment): 'randread-qd1' is listed twice|WORKLOADS='randread-qd1 randread-qd1' $R bench
-2|'bogus' is not a workload (valid: count-randread-qd1 |SOFTIRQ_WORKLOADS=bogus $R bench
-2|nothing to measure: WORKLOADS is empty and FIO_IOS=0|WORKLOADS= FIO_IOS=0 ACCEL=tcg-icount $R bench
-2|nothing to measure under kvm|WORKLOADS= ACCEL=kvm $R bench
-2|'a-b' is not a function name (valid: C identifiers|HOT_FUNCS=a-b $R bench
-2|HOT_FUNCS='f f' (the environment): 'f' is listed twice|HOT_FUNCS='f f' $R bench
-2|HOT_FUNCS is empty (the environment)|HOT_FUNCS= $R bench
-2|RUN_ID='../escape' (the environment): a run's name, not a path|RUN_ID=../escape $R bench
-2|RUN_ID='a/b' (the environment): a run's name, not a path|RUN_ID=a/b $R bench
-2|RUN_ID='..' (the environment): a run's name, not a path|RUN_ID=.. $R bench
-2|exists already|RESULTS_ROOT=results RUN_ID=20261203-210359-tcg-icount $R bench
-2|RESULTS_ROOT='/proc/bib-results' (the environment): not writable (/proc refuses new directories)|RESULTS_ROOT=/proc/bib-results $R bench
+2|BASELINE='on' (the environment): want two words, CONFIG STATE|BASELINE=on $M bench
+2|WORKLOADS='randread-qd1 randread-qd1' (the environment): 'randread-qd1' is listed twice|WORKLOADS='randread-qd1 randread-qd1' $M bench
+2|'bogus' is not a workload (valid: count-randread-qd1 |SOFTIRQ_WORKLOADS=bogus $M bench
+2|nothing to measure: WORKLOADS is empty and FIO_IOS=0|WORKLOADS= FIO_IOS=0 ACCEL=tcg-icount $M bench
+2|nothing to measure under kvm|WORKLOADS= ACCEL=kvm $M bench
+2|'a-b' is not a function name (valid: C identifiers|HOT_FUNCS=a-b $M bench
+2|HOT_FUNCS='f f' (the environment): 'f' is listed twice|HOT_FUNCS='f f' $M bench
+2|HOT_FUNCS is empty (the environment)|HOT_FUNCS= $M bench
+2|RUN_ID='../escape' (the environment): a run's name, not a path|RUN_ID=../escape $M bench
+2|RUN_ID='a/b' (the environment): a run's name, not a path|RUN_ID=a/b $M bench
+2|RUN_ID='..' (the environment): a run's name, not a path|RUN_ID=.. $M bench
+2|exists already|RESULTS_ROOT=results RUN_ID=20261203-210359-tcg-icount $M bench
+2|RESULTS_ROOT='/proc/bib-results' (the environment): not writable (/proc refuses new directories)|RESULTS_ROOT=/proc/bib-results $M bench
 2|CACHE='/proc/bib-cache' (make's command line): not writable|$M kernels CACHE=/proc/bib-cache
-2|exists and is not a directory|CACHE=README.md $R bench
-2|CACHE is empty (the environment)|CACHE= $R bench
-2|CCACHE_DIR='/proc/bib-ccache' (the environment): not writable|CCACHE_DIR=/proc/bib-ccache $R kernels
-2|RESULT_ROOT (the environment) is now RESULTS_ROOT|RESULT_ROOT=/tmp $R bench
-2|BENCH_CONFIGS (the environment) is now CONFIGS|BENCH_CONFIGS=on $R bench
-2|VIEW_CONFIGS (the environment) is now CONFIGS|VIEW_CONFIGS=on $R views
-2|VIEW_JOBS (the environment) is now GUEST_JOBS|VIEW_JOBS=2 $R views
-2|PLOT_THRESHOLD (the environment) is now THRESHOLD|PLOT_THRESHOLD=2 $R compare-series
+2|exists and is not a directory|CACHE=README.md $M bench
+2|CACHE is empty (the environment)|CACHE= $M bench
+2|CCACHE_DIR='/proc/bib-ccache' (the environment): not writable|CCACHE_DIR=/proc/bib-ccache $M kernels
+2|RESULT_ROOT (the environment) is now RESULTS_ROOT|RESULT_ROOT=/tmp $M bench
+2|BENCH_CONFIGS (the environment) is now CONFIGS|BENCH_CONFIGS=on $M bench
+2|VIEW_CONFIGS (the environment) is now CONFIGS|VIEW_CONFIGS=on $M views
+2|VIEW_JOBS (the environment) is now GUEST_JOBS|VIEW_JOBS=2 $M views
+2|PLOT_THRESHOLD (the environment) is now THRESHOLD|PLOT_THRESHOLD=2 $M compare-series
 2|VIEWS (make's command line) is not read by bench (it is a setting of: views)|$M bench VIEWS=mq
 2|'bogus' is not a view (valid: errcost footprint latency layout mq polled switch, or all)|$M views VIEWS='mq bogus'
 2|VIEWS='mq mq' (make's command line): 'mq' is listed twice|$M views VIEWS='mq mq'
 2|'bogus' is no state of the views mq (valid: key-off key-on-other rules-1 rule-churn)|$M views VIEWS=mq VIEW_STATES=bogus
 2|SWITCH_CYCLES='0' (make's command line): out of range|$M views SWITCH_CYCLES=0
 2|POLL_TAGS='99999' (make's command line): out of range: want a whole number from 1 to 4096|$M views POLL_TAGS=99999
-2|ERRCOST_IOS='many' (the environment): not a whole number|ERRCOST_IOS=many $R views
+2|ERRCOST_IOS='many' (the environment): not a whole number|ERRCOST_IOS=many $M views
 2|BASELINE='off off' (make's command line): not a row of the views|$M views VIEWS=switch CONFIGS='off on' BASELINE='off off'
 2|FUZZ_SECONDS='0' (make's command line): out of range: want a whole number from 1 to 604800|$M fuzz FUZZ_SECONDS=0
 2|FUZZ_SEED='-1' (make's command line): negative|$M fuzz FUZZ_SEED=-1
 2|CONFIG='off' (make's command line): has no error injection to fuzz (configs with it: debug|$M fuzz CONFIG=off
 2|FUZZ_CONFIG (make's command line) is now CONFIG|$M fuzz FUZZ_CONFIG=debug
-2|SOAK_BOOTS='0' (make's command line): out of range|$M soak SOAK_BOOTS=0
+2|SOAK_BOOTS='0' (make's command line): out of range|$M boot-soak SOAK_BOOTS=0
 2|CONFIG='on off' (make's command line): one config, not a list|$M shell CONFIG='on off'
 2|THRESHOLD='abc' (make's command line): not a number: want a percentage above 0|$M compare-series THRESHOLD=abc
 2|THRESHOLD='0' (make's command line): out of range|$M compare-series THRESHOLD=0
-2|THRESHOLD='101' (the environment): out of range|THRESHOLD=101 $R compare-series
+2|THRESHOLD='101' (the environment): out of range|THRESHOLD=101 $M compare-series
 2|ACCEL='kvm' (make's command line): compare-series always runs with ACCEL='tcg-icount'|$M compare-series ACCEL=kvm
 2|CONFIGS='on' (make's command line): peers always runs with CONFIGS='peers'|$M peers CONFIGS=on
 2|JOB_FILE='default' (make's command line): quick always runs with JOB_FILE='quick'|$M quick JOB_FILE=default
@@ -141,8 +150,8 @@ BAD=$(
 2|SERIES='none' (make's command line): per-patch needs a series|$M per-patch SERIES=none
 2|has no BLK_ERROR_INJECTION, which config(s) on need|$M kernels SERIES=none CONFIGS=on
 2|KSRC='/etc' (make's command line): not a kernel source|$M kernels KSRC=/etc
-2|KSRC='/etc/hostname' (the environment): a file must be a tarball|KSRC=/etc/hostname $R kernels
-2|KSRC is empty (the environment)|KSRC= $R kernels
+2|KSRC='/etc/hostname' (the environment): a file must be a tarball|KSRC=/etc/hostname $M kernels
+2|KSRC is empty (the environment)|KSRC= $M kernels
 2|'bogus' is not a test (valid: 001-readback|$M test TESTS=bogus
 2|TESTS='001-readback 001-readback' (make's command line): '001-readback' is listed twice|$M test TESTS='001-readback 001-readback'
 2|'../block/001-readback' is not a test|$M test TESTS=../block/001-readback
@@ -154,7 +163,7 @@ BAD=$(
 2|LLVM='1' (make's command line): LLVM builds with clang, but CC='gcc'|$M kernels CC=gcc LLVM=1
 2|LLVM='0' (make's command line): want 1, a version suffix|$M kernels LLVM=0
 2|O='/tmp/bib-o' (make's command line): not used: every config builds in CACHE|$M kernels O=/tmp/bib-o
-2|KBUILD_OUTPUT='/tmp/bib-o' (the environment): not used|KBUILD_OUTPUT=/tmp/bib-o $R kernels
+2|KBUILD_OUTPUT='/tmp/bib-o' (the environment): not used|KBUILD_OUTPUT=/tmp/bib-o $M kernels
 2|ARCH='arm64' (make's command line): the guests are x86_64|$M kernels ARCH=arm64
 2|CROSS_COMPILE='aarch64-linux-gnu-' (make's command line): not used|$M kernels CROSS_COMPILE=aarch64-linux-gnu-
 2|JOBS='0' (make's command line): out of range|$M kernels JOBS=0
@@ -167,8 +176,38 @@ BAD=$(
 2|a committed run, which make never writes into|$M views RESULTS_DIR=results/20261203-173800-tcg-icount-views
 2|RESULTS is not set and no run was made on this machine yet|$M plots
 2|KCIDB_ORIGIN='My-Lab' (the environment): KCIDB origins are [a-z0-9_]+|KCIDB_ORIGIN=My-Lab $R export
-2|QEMU='/no/such/qemu' (the environment): no such program|QEMU=/no/such/qemu $R bench
+2|QEMU='/no/such/qemu' (the environment): no such program|QEMU=/no/such/qemu $M bench
 2|a value is one line|CONFIGS=$'on\noff' $R kernels
+2|BASELINE='of off' (make's command line): not a row of the matrix|$M bench BASELINE='of off'
+2|RUN_ID='a/b' (make's command line): a run's name, not a path|$M bench RUN_ID=a/b
+2|RUN_ID='..' (make's command line): a run's name, not a path|$M all RUN_ID=..
+2|THRESHOLD='abc' (the environment): not a number|THRESHOLD=abc bench/compare-series.sh
+2|THRESHOLD='-1' (make's command line)|$M bench THRESHOLD=-1
+2|VIEWS='mq bogus' (the command line): 'bogus' is not a view|bench/views.sh mq bogus
+2|CONFIGS='on on' (the environment): 'on' is listed twice|CONFIGS='on on' bench/views.sh mq
+2|QEMU='/no/such/qemu' (make's command line): no such program|$M views QEMU=/no/such/qemu
+2|typo.job:1: unknown setting CONFIG (did you mean CONFIGS?)|$M kernels JOB_FILE=$S/typo.job
+2|bad.job:2: expected NAME = VALUE|$M bench JOB_FILE=$S/bad.job
+2|NEW_CONFIG='bogus' (make's command line): not a config|$M static NEW_CONFIG=bogus
+2|BASE_CONFIG='off on' (make's command line): one config, not a list|$M static BASE_CONFIG='off on'
+2|a committed run, which make never writes into|$M disasm RESULTS=results/20261203-210359-tcg-icount
+2|SERIES='/etc' (make's command line): no series file|$M patches-check SERIES=/etc
+2|BASELINE='off off' (bench/jobs/default.job:|$M all CONFIGS=on
+2|CONFIGS='on on' (make's command line): 'on' is listed twice|$M quick CONFIGS='on on'
+2|PERF_REPEATS='0' (make's command line): out of range|$M perf PERF_REPEATS=0
+2|REPEATS='0' (make's command line): out of range|$M peers REPEATS=0
+2|FUZZ_SECONDS='0' (make's command line): out of range|$M coverage FUZZ_SECONDS=0
+2|CONFIG='bogus' (make's command line): not a config|$M boot-soak CONFIG=bogus
+2|CONFIG is empty (make's command line)|$M shell CONFIG=
+2|TEST_CONFIGS is empty (make's command line)|$M test TEST_CONFIGS=
+2|CONFIGS (make's command line) is not read by fuzz (it is a setting of:|$M fuzz CONFIGS=on
+2|CONFIGS (make's command line) is not read by per-patch|$M per-patch CONFIGS=on
+2|NEW='results/no-such-run' (make's command line): no such directory|$M compare BASE=results/20261203-210359-tcg-icount NEW=results/no-such-run
+2|'../on' is not a config|$M kernels CONFIGS='on ../on'
+2|ACCEL='kvm' (make's command line): per-patch always runs with ACCEL='tcg-icount'|$M per-patch ACCEL=kvm
+2|STATES='key-off key-off' (make's command line): 'key-off' is listed twice|$M compare-series STATES='key-off key-off'
+2|VIEW_STATES='key-off key-off' (make's command line): 'key-off' is listed twice|$M views VIEWS=mq VIEW_STATES='key-off key-off'
+2|GUEST_JOBS='65' (make's command line): out of range|$M boot-soak GUEST_JOBS=65
 2|unknown driver 'bogus' (valid: all bench |$R bogus
 2|'CONFIGS': want NAME=VALUE|$R bench CONFIGS
 ROWS_END
@@ -178,33 +217,33 @@ ROWS_END
 GOOD=$(
 	cat <<'ROWS_END'
 0|CONFIGS=off on on-nojl nokey|$R bench
-0|#   CONFIGS: make's command line|$M kernels CONFIGS=on
-0|CONFIGS=off on|$M quick
-0|REPEATS=3|$M quick REPEATS=3
-0|STATES=key-off key-on-other rules-1|$M quick REPEATS=3
+0|#   CONFIGS: make's command line|$P kernels CONFIGS=on
+0|CONFIGS=off on|$P quick
+0|REPEATS=3|$P quick REPEATS=3
+0|STATES=key-off key-on-other rules-1|$P quick REPEATS=3
 0|REPEATS=5|ACCEL=kvm $R bench
 0|BOOTS=per-state|ACCEL=kvm $R bench
 0|REPEATS=1|ACCEL=tcg-icount $R bench
 0|REPEATS=7|ACCEL=kvm REPEATS=007 $R bench
-0|BASELINE=on key-off|$M compare-series
-0|BASELINE=off off|$M views
-0|VIEWS=mq polled|$M views VIEWS='mq polled'
-0|VIEW_STATES=rule-churn|$M views VIEWS='mq' VIEW_STATES=rule-churn
-0|VIEWS=errcost footprint latency layout mq polled switch|$M views VIEWS=all
+0|BASELINE=on key-off|$P compare-series
+0|BASELINE=off off|$P views
+0|VIEWS=mq polled|$P views VIEWS='mq polled'
+0|VIEW_STATES=rule-churn|$P views VIEWS='mq' VIEW_STATES=rule-churn
+0|VIEWS=errcost footprint latency layout mq polled switch|$P views VIEWS=all
 0|CONFIGS=on|JOB_FILE=$S/mine.job $R bench
 0|BASELINE=on key-off|JOB_FILE=$S/mine.job $R bench
 0|WORKLOADS=|WORKLOADS= ACCEL=tcg-icount $R bench
-0|TOOLCHAIN=gcc|$M kernels CC=gcc
-0|ARCH=x86_64|$M kernels ARCH=x86_64
-0|SERIES=none|$M kernels SERIES=none CONFIGS=pristine
-0|CONFIG=debug|$M fuzz
-0|FUZZ_SECONDS=120|$M coverage
-0|TESTS=001-readback 007-invalid|$M test TESTS='001-readback  007-invalid'
-0|ACCEL=tcg-icount|$M per-patch
-0|CONFIGS=peers|$M peers
-0|THRESHOLD=0.5|$M compare-series THRESHOLD=0.5
-0|VIEW_LAYOUT_CONFIGS=off off-layout|$M views VIEWS=layout
-0|VIEW_MQ_GUEST=view-mq|$M views VIEWS=mq
+0|TOOLCHAIN=gcc|$P kernels CC=gcc
+0|ARCH=x86_64|$P kernels ARCH=x86_64
+0|SERIES=none|$P kernels SERIES=none CONFIGS=pristine
+0|CONFIG=debug|$P fuzz
+0|FUZZ_SECONDS=120|$P coverage
+0|TESTS=001-readback 007-invalid|$P test TESTS='001-readback  007-invalid'
+0|ACCEL=tcg-icount|$P per-patch
+0|CONFIGS=peers|$P peers
+0|THRESHOLD=0.5|$P compare-series THRESHOLD=0.5
+0|VIEW_LAYOUT_CONFIGS=off off-layout|$P views VIEWS=layout
+0|VIEW_MQ_GUEST=view-mq|$P views VIEWS=mq
 0|RESULTS=__S__/made/run|printf '%s\n' $S/made/run >$S/made/runs-made && CACHE=$S/made $R plots
 ROWS_END
 )
@@ -212,9 +251,11 @@ ROWS_END
 # run_row DIR COMMAND: run it as a user would, in an empty environment,
 # with CACHE, RESULTS_ROOT and the plan in DIR.
 run_row() {
-	(cd "$REPO" && env -i PATH="$PATH" HOME="$S/home" S="$S" OUT="$1/out/plan" REPO="$REPO" \
-		CACHE="$1/cache" RESULTS_ROOT="$1/results" \
-		R="$REPO/bench/plan/resolve -o $1/out/plan" M="make -s --no-print-directory -f $S/Makefile" \
+	mkdir -p "$1/tmp"
+	(cd "$REPO" && env -i PATH="$S/fake:$PATH" HOME="$S/home" S="$S" OUT="$1/out/plan" REPO="$REPO" \
+		CACHE="$1/cache" RESULTS_ROOT="$1/results" FAKE_LOG="$1/called" TMPDIR="$1/tmp" \
+		R="$REPO/bench/plan/resolve -o $1/out/plan" M="make -s --no-print-directory" \
+		P="make -s --no-print-directory -f $S/Makefile" \
 		bash -c "$2" 2>&1 </dev/null)
 }
 
@@ -233,6 +274,10 @@ row() {
 		printf 'FAIL\t%s\tit made CACHE or RESULTS_ROOT\n' "$name"
 	elif [[ $want != 0 && -e $dir/out/plan ]]; then
 		printf 'FAIL\t%s\tit wrote a plan\n' "$name"
+	elif [[ -e $dir/called ]]; then
+		printf 'FAIL\t%s\tit went on to work: %s\n' "$name" "$(tr '\n' ';' <"$dir/called")"
+	elif [[ $want != 0 && -n $(ls -A "$dir/tmp") ]]; then
+		printf 'FAIL\t%s\tit left %s in TMPDIR\n' "$name" "$(ls -A "$dir/tmp" | tr '\n' ' ')"
 	else
 		printf 'PASS\t%s\n' "$name"
 	fi >"$dir/result"
