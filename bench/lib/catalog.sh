@@ -104,7 +104,7 @@ catalog_feature_configs() {
 # Injection states: bench/guest/state.sh's, rules-N from 1 to 10000.
 catalog_states() {
 	printf '%s\n' off key-off key-on-other match-chance ei-idle ei-rule fmr-p0 \
-		dm-linear dm-error-unused dm-flakey-up dm-dust
+		dm-linear dm-error-unused dm-flakey-up dm-dust bpf-detached bpf-idle bpf-rule
 }
 
 # catalog_states_help: the states as a user may give them.
@@ -118,6 +118,7 @@ catalog_is_state() {
 	case $1 in
 	off | key-off | key-on-other | match-chance | ei-idle | ei-rule | fmr-p0) ;;
 	dm-linear | dm-error-unused | dm-flakey-up | dm-dust) ;;
+	bpf-detached | bpf-idle | bpf-rule) ;;
 	*) return 1 ;;
 	esac
 }
