@@ -107,7 +107,7 @@ image: deps
 	bench/image.sh base
 
 shell:
-	$(RUN) -d -b CONFIG shell -- sh -c 'exec bench/run-guest -i -c "$$CONFIG" -t 0'
+	$(RUN) -d -b CONFIG shell -- bench/run-guest -i -c @CONFIG@ -t 0
 
 test:
 	$(RUN) -d test -- tests/run.sh
@@ -119,36 +119,36 @@ perf:
 	$(RUN) -d -b CONFIGS perf -- perf-scripts/perf.sh
 
 disasm:
-	$(RUN) -d disasm -- sh -c 'OUT="$$RESULTS/disasm.txt" exec perf-scripts/disasm.sh'
+	$(RUN) -d disasm -- env OUT=@RESULTS@/disasm.txt perf-scripts/disasm.sh
 
 static:
-	$(RUN) -d static -- sh -c 'exec perf-scripts/static.sh "$$BASE_CONFIG" "$$NEW_CONFIG"'
+	$(RUN) -d static -- perf-scripts/static.sh @BASE_CONFIG@ @NEW_CONFIG@
 
 plots:
-	$(RUN) plots -- sh -c 'exec plots/make-plots.sh "$$RESULTS"'
+	$(RUN) plots -- plots/make-plots.sh @RESULTS@
 
 report:
-	$(RUN) report -- sh -c 'plots/make-plots.sh "$$RESULTS" && exec bench/report.sh "$$RESULTS"'
+	$(RUN) report -- sh -c 'plots/make-plots.sh "$$1" && exec bench/report.sh "$$1"' sh @RESULTS@
 
 compare:
-	$(RUN) compare -- sh -c 'exec bench/compare.sh "$$BASE" "$$NEW"'
+	$(RUN) compare -- bench/compare.sh @BASE@ @NEW@
 
 peers:
 	$(RUN) -d -b CONFIGS peers -- bench/peers.sh
 
 # layout also builds off-layout (the plan's VIEW_LAYOUT_CONFIGS)
 views:
-	$(RUN) -d -b CONFIGS -b VIEW_LAYOUT_CONFIGS views -- sh -c 'd=$$(bench/views.sh $$VIEWS) && \
-		plots/make-plots.sh "$$d" && plots/make-view-plots.sh "$$d" && exec bench/report.sh "$$d"'
+	$(RUN) -d -b CONFIGS -b VIEW_LAYOUT_CONFIGS views -- sh -c 'd=$$(bench/views.sh "$$@") && \
+		plots/make-plots.sh "$$d" && plots/make-view-plots.sh "$$d" && exec bench/report.sh "$$d"' sh @VIEWS@
 
 fuzz:
-	$(RUN) -d -b CONFIG fuzz -- sh -c 'FUZZ_CONFIG=$$CONFIG exec bench/fuzz.sh'
+	$(RUN) -d -b CONFIG fuzz -- env FUZZ_CONFIG=@CONFIG@ bench/fuzz.sh
 
 coverage:
 	$(RUN) -d coverage -- bench/coverage.sh
 
 boot-soak:
-	$(RUN) -d -b CONFIG soak -- sh -c 'exec bench/boot-soak.sh -c "$$CONFIG" -n "$$SOAK_BOOTS" -j "$${GUEST_JOBS:-2}"'
+	$(RUN) -d -b CONFIG soak -- bench/boot-soak.sh -c @CONFIG@ -n @SOAK_BOOTS@ -j @GUEST_JOBS@
 
 per-patch:
 	$(RUN) -d per-patch -- bench/per-patch.sh

@@ -277,7 +277,7 @@ row() {
 	elif [[ -e $dir/called ]]; then
 		printf 'FAIL\t%s\tit went on to work: %s\n' "$name" "$(tr '\n' ';' <"$dir/called")"
 	elif [[ $want != 0 && -n $(ls -A "$dir/tmp") ]]; then
-		printf 'FAIL\t%s\tit left %s in TMPDIR\n' "$name" "$(ls -A "$dir/tmp" | tr '\n' ' ')"
+		printf 'FAIL\t%s\tit left %s in TMPDIR\n' "$name" "$(find "$dir/tmp" -mindepth 1 -printf '%f ')"
 	else
 		printf 'PASS\t%s\n' "$name"
 	fi >"$dir/result"
@@ -380,6 +380,28 @@ check_view_files() {
 	done
 }
 
+# bench/plan/run, make's way in: the plan's words in place of @KEY@, the
+# settings not at their default exported with BIB_PLAN, nothing left.
+check_run() {
+	local out
+	mkdir -p "$S/run-tmp"
+	run() {
+		(cd "$REPO" && env -i PATH="$PATH" HOME="$S/home" CACHE="$S/cache" RESULTS_ROOT="$S/results" \
+			TMPDIR="$S/run-tmp" bench/plan/run "$@" 2>&1)
+	}
+	out=$(run views VIEWS='mq polled' -- printf '[%s]' @VIEWS@ @VIEW_STATES@ x=@CONFIGS@)
+	check "plan/run: @KEY@ is the plan's words, none for an empty value (got: $out)" test "$out" == "[mq][polled][x=off on]"
+	out=$(run views -- bash -c 'echo "$CONFIGS|${VIEWS-unset}|$(sed -n "s/^DRIVER=//p" "$BIB_PLAN")"')
+	check "plan/run: a driver file's setting exported, a default not, BIB_PLAN set (got: $out)" test "$out" == "off on|unset|views"
+	out=$(run bench CONFIGS=on BASELINE='on key-off' -- bash -c 'echo "$CONFIGS|$BASELINE|$BENCH_COMMAND"')
+	check "plan/run: the given settings in BENCH_COMMAND (got: $out)" \
+		test "${out%%RESULTS_ROOT=*}" == 'on|on key-off|CONFIGS=on BASELINE=on\ key-off CACHE='"$S/cache "
+	local got=0
+	run -d bench CONFIGS= -- touch "$S/ran" >/dev/null || got=$?
+	check "plan/run: bad input is exit 2, before deps and the command" test "$got" == 2 -a ! -e "$S/ran"
+	check "plan/run leaves no file behind" test -z "$(ls -A "$S/run-tmp")" -a ! -e "$S/cache" -a ! -e "$S/results"
+}
+
 check_help() {
 	local out got=0
 	out=$(cd "$S/home" && "$REPO/bench/plan/resolve" -h) || got=$?
@@ -399,6 +421,7 @@ main() {
 	check_plan_roundtrip
 	check_every_driver
 	check_view_files
+	check_run
 	check_help
 	check "the repository is as it was" test "$(git -C "$REPO" status --porcelain 2>/dev/null || true)" == "$status_before"
 	finish
