@@ -25,7 +25,7 @@
 # for a list that may be empty (WORKLOADS=: none).
 
 # shellcheck source=bench/lib/catalog.sh
-. "$(dirname "${BASH_SOURCE[0]}")/catalog.sh"
+. "${BASH_SOURCE[0]%/*}/catalog.sh"
 
 # --- the registry: bench/plan/settings.table ------------------------------
 
@@ -1026,8 +1026,9 @@ st_plan_views() {
 # settings_write_plan FILE: the plan, written whole or not at all.  Never
 # sourced by its readers: a value runs to the end of its line.
 settings_write_plan() {
-	local file=$1 tmp n
-	tmp=$(mktemp "${file%/*}/.plan.XXXXXX")
+	local file=$1 tmp n dir=.
+	[[ $file != */* ]] || dir=${file%/*}
+	tmp=$(mktemp "$dir/.plan.XXXXXX")
 	{
 		printf '# The plan of %s, made by bench/plan/resolve: KEY=VALUE a line, read\n' "$ST_DRIVER"
 		printf '# by every stage (bench/lib/plan.sh), never sourced.  Where each came from:\n'
