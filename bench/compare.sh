@@ -85,7 +85,7 @@ print_floors() {
 	floors=$(layout_floors "$1/summary.csv")
 	[[ -n $floors ]] || return 0
 	printf '\nlayout noise floor in %s (off-layout vs off, same code laid out differently):\n' "$1"
-	awk '{ printf "  %s %s %+.3f%%\n", $1, $2, $3 }' <<<"$floors"
+	awk '{ printf "  %s %s %+.2f%%\n", $1, $2, $3 }' <<<"$floors"
 }
 
 main "$@"

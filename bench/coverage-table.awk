@@ -77,6 +77,22 @@ function reason_for(file, fn, code,    k) {
 	return "NO REASON RECORDED (add one to bench/coverage-reasons.txt)"
 }
 
+# wrap: S printed within 80 columns, broken at spaces, continued with IND
+function wrap(s, ind,   cut) {
+	while (length(s) > 80) {
+		cut = 80
+		while (cut > 20 && substr(s, cut + 1, 1) != " ")
+			cut--
+		if (cut <= 20)
+			cut = 80
+		print substr(s, 1, cut)
+		s = substr(s, cut + 1)
+		sub(/^ +/, "", s)
+		s = ind s
+	}
+	print s
+}
+
 function ratio(hit, total) {
 	if (total == 0)
 		return "-"
@@ -149,13 +165,12 @@ END {
 		}
 	}
 
-	printf "| source | measure |"
+	# Plain text within 80 columns: each scope on a line, then a line per
+	# measure with one column per label (named once, above).
+	head = "Columns:"
 	for (f = 1; f <= nlabels; f++)
-		printf " %s |", label[f]
-	printf "\n|---|---|"
-	for (f = 1; f <= nlabels; f++)
-		printf "---|"
-	printf "\n"
+		head = head " " f ". " label[f] (f < nlabels ? ";" : "")
+	wrap(head, "  ")
 	for (i = 1; i <= nscopes; i++) {
 		name = sfile[i]
 		if (sfuncs[i] != "") {
@@ -163,8 +178,9 @@ END {
 			gsub(/,/, "(), ", name)
 			name = name "()"
 		}
+		wrap(name, "  ")
 		for (m = 1; m <= 3; m++) {
-			printf "| %s | %s |", m == 1 ? name : "", m == 1 ? "lines" : m == 2 ? "branches" : "functions"
+			row = sprintf("  %-10s", m == 1 ? "lines" : m == 2 ? "branches" : "functions")
 			for (f = 1; f <= nfiles; f++) {
 				hit = 0; total = 0
 				file = sfile[i]
@@ -195,9 +211,9 @@ END {
 							hit++
 					}
 				}
-				printf " %s |", ratio(hit, total)
+				row = row sprintf(f < nfiles ? " %-19s" : " %s", f ". " ratio(hit, total))
 			}
-			printf "\n"
+			wrap(row, "    ")
 		}
 	}
 
@@ -214,8 +230,8 @@ END {
 				continue
 			listed[file, l] = 1
 			fn = func_of(file, l)
-			printf "- %s:%d %s `%s`: %s\n", file, l, fn, trim(text[file, l]),
-				reason_for(file, fn, text[file, l])
+			wrap(sprintf("- %s:%d %s `%s`: %s", file, l, fn, trim(text[file, l]),
+				reason_for(file, fn, text[file, l])), "  ")
 			none = 0
 		}
 	}
@@ -244,8 +260,8 @@ END {
 				continue
 			brlisted[file, l] = 1
 			fn = func_of(file, l)
-			printf "- %s:%d %s `%s`: %d of %d branches: %s\n", file, l, fn,
-				trim(text[file, l]), brmiss[l], brn[l], reason_for(file, fn, text[file, l])
+			wrap(sprintf("- %s:%d %s `%s`: %d of %d branches: %s", file, l, fn,
+				trim(text[file, l]), brmiss[l], brn[l], reason_for(file, fn, text[file, l])), "  ")
 			none = 0
 		}
 	}

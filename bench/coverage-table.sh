@@ -4,8 +4,8 @@
 #   coverage-table.sh [-r REASONS] SRC_DIR LABEL=INFO...
 #
 # For each scope of SCOPES (below, or $COVERAGE_SCOPES, one a line), the
-# lines, branches and functions hit/total in each tracefile, as a table
-# with one column per LABEL; then the lines of the scopes that the last
+# lines, branches and functions hit/total in each tracefile, in plain text
+# within 80 columns with one numbered column per LABEL; then the lines of the scopes that the last
 # tracefile never reached, each with its function, its code (read from
 # SRC_DIR, the tree the kernel was built from) and the reason that
 # REASONS (default bench/coverage-reasons.txt) gives for it.

@@ -62,6 +62,25 @@ has_feature() {
 	grep -q '^CONFIG_BLK_ERROR_INJECTION=y' "$(config_fragment "$1")"
 }
 
+# wrap_at WIDTH INDENT: stdin's lines longer than WIDTH broken at spaces,
+# continued with INDENT; no trailing spaces (text a reviewer pastes)
+wrap_at() {
+	awk -v w="$1" -v ind="$2" '{
+		line = $0
+		while (length(line) > w) {
+			cut = w
+			while (cut > 20 && substr(line, cut + 1, 1) != " ") cut--
+			if (cut <= 20) cut = w
+			head = substr(line, 1, cut); sub(/ +$/, "", head)
+			print head
+			line = substr(line, cut + 1); sub(/^ +/, "", line)
+			line = ind line
+		}
+		sub(/ +$/, "", line)
+		print line
+	}'
+}
+
 # one_line: words on stdin, space-separated on one line.
 one_line() {
 	tr '\n' ' ' | sed 's/ *$//'

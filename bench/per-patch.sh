@@ -22,6 +22,8 @@ shopt -s inherit_errexit
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=bench/round.sh
+. "$BENCH_DIR/round.sh"
 
 case ${1:-} in
 -h | --help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;;
@@ -72,12 +74,12 @@ step() {
 	awk -F, -v OFS=, -v l="$label" -v s="$STEP_SEQ" 'NR > 1 { $1 = s; $2 = l; if ($3 == "off") $3 = "key-off"; print }' \
 		"$run/runs.csv" >>"$OUT/runs.csv"
 	jq --arg l "$label" --arg c "$cfg" '{($l): .BUILDS[$c]}' "$run/meta.json" >"$run/build.json"
-	printf '%s %s\n' "$label" "$(jq -r '.HOT_FUNCS_ABSENT' "$run/meta.json")" >>"$OUT/absent.txt"
+	printf '%s %s\n' "$label" "$(jq -r '.HOT_FUNCS_ABSENT' "$run/meta.json")" | sed 's/ *$//' >>"$OUT/absent.txt"
 }
 
 # uncounted LABEL FUNC: why FUNC has no count in LABEL's row.
 uncounted() {
-	if [[ " $(grep "^$1 " "$OUT/absent.txt") " == *":$2 "* ]]; then echo absent; else echo 'not called'; fi
+	if [[ " $(awk -v l="$1" '$1 == l' "$OUT/absent.txt") " == *":$2 "* ]]; then echo absent; else echo 'not called'; fi
 }
 
 # value LABEL STATE METRIC: the run's value ("" when absent).
@@ -160,7 +162,7 @@ cmd_report() {
 		tar -C "$tmp" -xJf "$OUT/rows.tar.xz"
 		for m in "$tmp"/rows/*/meta.json; do
 			printf '%s %s\n' "$(basename "$(dirname "$m")")" "$(jq -r '.HOT_FUNCS_ABSENT' "$m")"
-		done >"$OUT/absent.txt"
+		done | sed 's/ *$//' >"$OUT/absent.txt"
 		rm -rf "$tmp"
 	fi
 	HOT_FUNCS=$(meta_get "$OUT" HOT_FUNCS)
@@ -204,12 +206,12 @@ per_patch_table() {
 			cur=("$(value "$label" "$state" insns_per_call)" "$(value "$label" "$state" calls_per_io)"
 				"$(value "$label" "$state" insns_per_io)" "$(value "$label" "$state" iops)")
 			gate=$(awk -v a="${cur[0]}" -v b="${cur[1]}" 'BEGIN { if (a != "" && b != "") printf "%g", a * b }')
-			row+=("$gate" "$(printf '%.1f' "${cur[2]}")" "$(printf '%.0f' "${cur[3]}")")
+			row+=("$gate" "$(num "${cur[2]}")" "$(printf '%.0f' "${cur[3]}")")
 			if [[ -n ${prev[$state]:-} ]]; then
 				read -r -a p <<<"${prev[$state]}"
 				row+=("$(awk -v a="${cur[0]:-0}" -v b="${p[0]}" 'BEGIN { printf "%+g", a - b }')"
 					"$(awk -v a="${gate:-0}" -v b="${p[1]}" 'BEGIN { printf "%+g", a - b }')"
-					"$(awk -v a="${cur[2]}" -v b="${p[2]}" 'BEGIN { printf "%+.1f", a - b }')")
+					"$(awk -v a="${cur[2]}" -v b="${p[2]}" 'BEGIN { printf "%+.10g", a - b }')")
 			else
 				row+=('' '' '')
 			fi
@@ -220,7 +222,8 @@ per_patch_table() {
 	done
 }
 
-num() { awk -v v="$1" 'BEGIN { printf "%g\n", v }'; }
+# num X: X as data (per-patch.csv keeps full precision; the reports round)
+num() { awk -v v="$1" 'BEGIN { printf "%.10g\n", v }'; }
 
 # write_report N: report.md (tables) and report.txt (plain) from
 # per-patch.csv, prefixes.txt and runs.csv.
@@ -236,7 +239,9 @@ write_report() {
 				"$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 		printf -- '- date: %s, commit %s, accelerator %s, wall %s s\n' "$(meta_get "$OUT" DATE)" \
 			"$(meta_get "$OUT" GIT_COMMIT)" "$(meta_get "$OUT" ACCEL)" "$(meta_get "$OUT" WALL_SECONDS)"
-		printf -- '- kernel source: %s; series: %s\n' "$(meta_get "$OUT" KERNEL_SOURCE)" "$(series_name)"
+		# the series the run measured (meta.json), not the one checked out now
+		printf -- '- kernel source: %s; series: %s\n' "$(meta_get "$OUT" KERNEL_SOURCE)" \
+			"$(v=$(meta_get "$OUT" SERIES); printf '%s' "${v:-$(series_name)}")"
 		printf -- '- counted: %s (%s reads of 4 KiB at qd1 per state); IOPS from fio %s (runtime %s, ramp %s), one boot per row\n\n' \
 			"$HOT_FUNCS" "$(meta_get "$OUT" FIO_IOS)" "$(meta_get "$OUT" WORKLOADS)" \
 			"$(meta_get "$OUT" FIO_RUNTIME)" "$(meta_get "$OUT" FIO_RAMP)"
@@ -246,10 +251,11 @@ write_report() {
 		while read -r label desc; do printf '| %s | %s |\n' "$label" "$desc"; done <"$OUT/prefixes.txt"
 		for state in key-off key-on-other; do
 			printf '\n## %s\n\n' "$state"
-			awk -F, -v s="$state" '
+			awk -F, -v s="$state" "$ROUND_AWK"'
+				function r(x) { return x ~ /^[-+]/ ? rnd_signed(x, "deterministic") : x ~ /^[0-9.]+$/ ? rnd(x, "deterministic") : x }
 				NR == 1 { n = NF; printf "| row |"; for (i = 3; i <= NF; i++) printf " %s |", $i; printf "\n|"
 					for (i = 2; i <= NF; i++) printf "---|"; printf "\n"; next }
-				$2 == s { printf "| %s |", $1; for (i = 3; i <= n; i++) printf " %s |", $i; printf "\n" }' "$OUT/per-patch.csv"
+				$2 == s { printf "| %s |", $1; for (i = 3; i <= n; i++) printf " %s |", r($i); printf "\n" }' "$OUT/per-patch.csv"
 		done
 		if [[ -s $OUT/failures.txt ]]; then
 			printf '\n## Failed boots\n\nThe row after a failed one is compared with the last measured row.\n\n'
@@ -268,21 +274,29 @@ write_report() {
 		fi
 	} >"$OUT/report.md"
 	{
-		printf 'Per-patch cost (%s, %s, %s reads at qd1; exact counts under icount)\n\n' \
+		printf 'Per-patch cost: %s, %s, %s reads at qd1 (exact counts)\n' \
 			"$(meta_get "$OUT" ACCEL)" "$(meta_get "$OUT" GIT_COMMIT)" "$(meta_get "$OUT" FIO_IOS)"
+		printf '\nRows: each patch applied on the one before\n'
+		while read -r label desc; do printf '  %s %s\n' "$label" "$desc"; done <"$OUT/prefixes.txt"
 		for state in key-off key-on-other; do
-			printf '%s: instructions patch k adds (submit_bio_noacct_nocheck per call, gate per I/O, per I/O from IOPS)\n' "$state"
+			printf '\n%s: instructions patch k adds: submit_bio_noacct_nocheck per call,\n' "$state"
+			printf 'the gate per I/O, per I/O from IOPS\n'
 			while read -r label desc; do
 				[[ $label != off && $label != p0 ]] || continue
-				awk -F, -v l="$label" -v s="$state" -v d="$desc" '
-					$1 == l && $2 == s { if ($3 == "n/a") printf "  %-4s %-32s %s\n", l, "n/a (no interface yet)", d
-						else if ($3 == "boot failed") printf "  %-4s %-32s %s\n", l, "boot failed (see below)", d
-						else printf "  %-4s %6s/call %6s/I/O %7s/I/O  %s\n", l, $(NF-2), $(NF-1), $NF, d }' "$OUT/per-patch.csv"
+				awk -F, -v l="$label" -v s="$state" "$ROUND_AWK"'
+					function r(x) { return x == "" ? "-" : rnd_signed(x, "deterministic") }
+					$1 == l && $2 == s { if ($3 == "n/a") printf "  %-4s n/a (no interface yet)\n", l
+						else if ($3 == "boot failed") printf "  %-4s boot failed (see below)\n", l
+						else printf "  %-4s %6s/call %6s/I/O %6s/I/O\n", l, r($(NF-2)), r($(NF-1)), r($NF) }' \
+					"$OUT/per-patch.csv"
 			done <"$OUT/prefixes.txt"
 		done
-		[[ ! -s $OUT/failures.txt ]] || { printf '\nFailed boots (the next row is compared with the last measured one):\n'; sed 's/^/  /' "$OUT/failures.txt"; }
+		[[ ! -s $OUT/failures.txt ]] || {
+			printf '\nFailed boots (the next row is compared with the last measured one):\n'
+			sed 's/^/  /' "$OUT/failures.txt"
+		}
 		printf '\nAgainst pristine (p0, key-off): per call, vs pristine, per I/O, vs pristine\n'
-		pristine_table | sed -n '3,$p' | tr -d '|' | sed 's/^ */  /'
+		pristine_table | sed -n '3,$p' | awk -F' *[|] *' '{ printf "  %-4s %-13s %4s %4s %6s %s\n", $2, $3, $4, $5, $6, $7 }'
 		printf '\nStatic answer, each row against the one before (off: against p0): the idle\n'
 		printf 'path of %s beside its change per call counted in key-off\n' "${HOT_FUNC_LIST[0]}"
 		if [[ -f $OUT/static.csv ]]; then
@@ -290,7 +304,7 @@ write_report() {
 		else
 			printf '  none in this run\n'
 		fi
-	} >"$OUT/report.txt"
+	} | wrap_at 80 "      " >"$OUT/report.txt"
 }
 
 # static_rows: "LABEL<TAB>ANSWER" for each row: its static answer against
@@ -334,8 +348,10 @@ pristine_table() {
 			c=$(value "$label" "$state" insns_per_call)
 			i=$(value "$label" "$state" insns_per_io)
 			[[ -n $i ]] || continue
-			awk -v l="$label" -v s="$state" -v c="$c" -v i="$i" -v c0="$n0" -v i0="$i0" 'BEGIN {
-				printf "| %s | %s | %g | %+g | %.1f | %+.1f (%+.3f%%) |\n", l, s, c, c - c0, i, i - i0, 100 * (i - i0) / i0 }'
+			awk -v l="$label" -v s="$state" -v c="$c" -v i="$i" -v c0="$n0" -v i0="$i0" "$ROUND_AWK"'BEGIN {
+				d = "deterministic"
+				printf "| %s | %s | %s | %s | %s | %s (%s) |\n", l, s, rnd(c, d), rnd_signed(c - c0, d),
+					rnd(i, d), rnd_signed(i - i0, d), rnd_pct(100 * (i - i0) / i0) }'
 		done
 	done
 }

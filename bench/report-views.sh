@@ -40,17 +40,18 @@ FLOOR_AWK='
 pivot() {
 	local pat=$1
 	shift
-	awk -F, -v pat="$pat" -v metrics="$*" -v floors="$FLOORS" -v kinds="$GUEST_TIME" "$FLOOR_AWK"'
+	awk -F, -v pat="$pat" -v metrics="$*" -v floors="$FLOORS" -v kinds="$GUEST_TIME" "$FLOOR_AWK$ROUND_AWK"'
 		BEGIN { load_floors() }
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$3 ~ pat {
 			row = $1 SUBSEP $2 SUBSEP $3
 			if (!(row in seen)) { seen[row] = 1; rows[++n] = row }
-			cell = $c["median"] == "" ? $c["verdict"] : sprintf("%.6g", $c["median"])
+			w = $c["ci_hi"] != "" && $c["ci_lo"] != "" ? $c["ci_hi"] - $c["ci_lo"] : ""
+			cell = $c["median"] == "" ? $c["verdict"] : rnd($c["median"], $c["class"], w)
 			if ($c["rel_change_pct"] != "") {
 				# the layout rows are the floor itself
 				f = $1 == "off-layout" ? "" : floor_of($3, $4)
-				cell = cell sprintf(" (%+.3f%%%s)", $c["rel_change_pct"], f == "" ? "" : sprintf("; floor %.3f%%", f))
+				cell = cell " (" rnd_pct($c["rel_change_pct"]) (f == "" ? "" : sprintf("; floor %.2f%%", f)) ")"
 			}
 			v[row, $4] = cell
 		}
@@ -107,9 +108,9 @@ floor_line() {
 			n = split(kinds, k, " ")
 			for (i = 1; i <= n; i++)
 				if (("qd1", k[i]) in lay)
-					s = s sprintf("%s`%s` %.3f%% (qd1) / %.3f%% (deeper)", s == "" ? "" : ", ", k[i],
+					s = s sprintf("%s`%s` %.2f%% (qd1) / %.2f%% (deeper)", s == "" ? "" : ", ", k[i],
 						lay["qd1", k[i]], lay["deeper", k[i]])
-			print s "; metrics it does not measure (pread, switch): " sprintf("%.3f%%", mean_floor)
+			print s "; metrics it does not measure (pread, switch): " sprintf("%.2f%%", mean_floor)
 		}'
 }
 

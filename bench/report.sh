@@ -16,6 +16,28 @@ shopt -s inherit_errexit
 . "$BENCH_DIR/results.sh"
 # shellcheck source=bench/report-views.sh
 . "$BENCH_DIR/report-views.sh"
+# shellcheck source=bench/round.sh
+. "$BENCH_DIR/round.sh"
+# shellcheck source=bench/headline.sh
+. "$BENCH_DIR/headline.sh"
+
+# TEXT_AWK: verdict_text() of the current summary row, its leading change
+# rounded by the rule (bench/round.sh): summaries written before the rule
+# carry all of benchstat's digits; ciw() the width of the row's interval.
+# shellcheck disable=SC2016 # awk, not shell
+TEXT_AWK='
+	function ciw() { return $c["ci_hi"] != "" && $c["ci_lo"] != "" ? $c["ci_hi"] - $c["ci_lo"] : "" }
+	function verdict_text(   t, n) {
+		t = $c["verdict_text"]
+		if ($c["delta"] != "" && match(t, /^[-+][0-9.]+(e[-+]?[0-9]+)? /)) {
+			n = rnd_signed($c["delta"], $c["class"], ciw())
+			t = n substr(t, RLENGTH)
+			if (n ~ /^[-+]1$/) sub(/^[-+]1 instructions /, n " instruction ", t)
+		}
+		return t
+	}
+	function median() { return $c["median"] == "" ? "" : rnd($c["median"], $c["class"], ciw()) }
+'
 
 # meta KEY: a value of the run's metadata; "not recorded" for a key an
 # older run did not record
@@ -52,14 +74,16 @@ hardware_time() {
 table() {
 	printf '| config | state | workload | metric | n | median | verdict | change |\n'
 	printf '|---|---|---|---|---|---|---|---|\n'
-	awk -F, -v pat="$1" -v floors="$(hardware_time && echo "$FLOORS")" -v kinds="$GUEST_TIME" "$FLOOR_AWK"'
+	awk -F, -v pat="$1" -v floors="$(hardware_time && echo "$FLOORS")" -v kinds="$GUEST_TIME" \
+		-v nop="$NOP_ROW" "$FLOOR_AWK$ROUND_AWK$TEXT_AWK"'
 		BEGIN { if (floors != "") load_floors() }
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		($3 "," $4) ~ pat {
-			med = $c["median"] == "" ? "" : sprintf("%.6g", $c["median"])
-			f = ($3, $4) in fl && $c["rel_change_pct"] != "" ? sprintf(" (layout floor %.3f%%)", fl[$3, $4]) : ""
-			printf "| %s | %s | %s | %s | %s | %s | **%s** | %s%s |\n", $1, $2, $3, $4, $c["n"], med,
-				$c["verdict"], $c["verdict_text"], f
+			f = ($3, $4) in fl && $c["rel_change_pct"] != "" ? " (layout floor " rnd_pct(fl[$3, $4]) ")" : ""
+			v = $c["verdict"]
+			if ($1 "/" $2 "/" $4 == nop && $c["delta"] == 1) v = "the jump-label NOP"
+			printf "| %s | %s | %s | %s | %s | %s | **%s** | %s%s |\n", $1, $2, $3, $4, $c["n"], median(),
+				v, verdict_text(), f
 		}' "$DIR/summary.csv"
 }
 
@@ -124,7 +148,7 @@ cost_per_call() {
 	printf '| config | state | instructions per I/O | change | bios per I/O | change per bio |
 |---|---|---|---|---|---|
 '
-	awk -F, '
+	awk -F, "$ROUND_AWK"'
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$3 == "randread-qd1" && $4 == "insns_per_io" {
 			k = $1 " | " $2; if (!(k in io)) o[++n] = k; io[k] = $c["median"]
@@ -135,7 +159,7 @@ cost_per_call() {
 			for (i = 1; i <= n; i++) {
 				k = o[i]; d = io[k] - base
 				per = (k in calls) && calls[k] > 0 ? sprintf("%+.0f", d / calls[k]) : ""
-				printf "| %s | %.0f | %+.0f | %s | %s |\n", k, io[k], d, (k in calls) ? sprintf("%.4g", calls[k]) : "", per
+				printf "| %s | %.0f | %+.0f | %s | %s |\n", k, io[k], d, (k in calls) ? rnd(calls[k], "deterministic") : "", per
 			}
 		}' "$DIR/summary.csv"
 	echo
@@ -144,6 +168,8 @@ cost_per_call() {
 # shellcheck disable=SC2016 # backticks in the text are Markdown
 report_md() {
 	printf '# blkinject-bench report: %s\n\n' "$(meta RUN_ID)"
+	headline_lines "$DIR" | sed 's/^/- /'
+	echo
 	printf '| | |\n|---|---|\n'
 	printf '| date | %s |\n| accelerator | %s |\n| host | %s, %s CPUs, %s |\n' \
 		"$(meta DATE)" "$(meta ACCEL)" "$(meta HOST_CPU)" "$(meta HOST_NPROC)" "$(meta HOST_KERNEL)"
@@ -249,31 +275,39 @@ static_md() {
 	echo
 }
 
-# report_txt: per config x state, instructions per call and per I/O with
-# their changes, the IOPS change with its interval or "exact"; wrapped at 80.
+# report_txt: the headline, then per config x state, instructions per call
+# and per I/O with their changes, the IOPS change with its interval or
+# "exact"; wrapped at 80.
 report_txt() {
+	headline_lines "$DIR" | wrap_at 80 "  "
+	echo
 	{
 		printf 'blkinject-bench %s at %s\n' "$(meta RUN_ID)" "$(meta GIT_COMMIT)"
 		printf 'accelerator %s, baseline %s\n' "$(meta ACCEL)" "$(meta BASELINE | tr ' ' /)"
-	printf 'command: %s\n\n' "$(meta COMMAND)"
-	awk -F, -v floors="$(hardware_time && echo "$FLOORS")" -v kinds="$GUEST_TIME" "$FLOOR_AWK"'
+		printf 'command: %s\n\n' "$(meta COMMAND)"
+		awk -F, -v floors="$(hardware_time && echo "$FLOORS")" -v kinds="$GUEST_TIME" \
+			-v nop="$NOP_ROW" "$FLOOR_AWK$ROUND_AWK$TEXT_AWK"'
 		BEGIN { if (floors != "") load_floors() }
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		function cell(   d, r) {
-			if ($c["verdict"] == "baseline") return sprintf("%.6g (baseline)", $c["median"])
+		function cell(   d, v) {
+			if ($c["verdict"] == "baseline") return median() " (baseline)"
 			if ($c["median"] == "") return $c["verdict"]
-			d = $c["delta"] == "" ? "" : sprintf("%+.6g", $c["delta"])
-			return sprintf("%.6g (%s) %s", $c["median"], d, $c["verdict"])
+			d = $c["delta"] == "" ? "" : rnd_signed($c["delta"], $c["class"], ciw())
+			v = $c["verdict"]
+			if ($1 "/" $2 "/" $4 == nop && $c["delta"] == 1) v = "the jump-label NOP (static)"
+			return sprintf("%s (%s) %s", median(), d, v)
 		}
 		{
 			row = $1 "/" $2
 			if (!(row in seen)) { seen[row] = 1; rows[++n] = row }
 			if ($4 == "insns_per_call" && $3 ~ /^(perf|count)/) call[row] = cell()
-			else if ($4 == "insns_per_io") io[row, $3] = cell()
-			else if ($4 == "iops" && $3 !~ /softirq/) {
+			else if ($4 == "insns_per_io") {
+				if (!((row, $3) in io)) wl[row, ++nw[row]] = $3
+				io[row, $3] = cell()
+			} else if ($4 == "iops" && $3 !~ /softirq/) {
 				w = $3; sub(/^randread-/, "", w)
-				t = $c["verdict"] == "baseline" ? sprintf("%.6g", $c["median"]) : $c["verdict"] " " $c["verdict_text"]
-				if ($c["verdict"] != "baseline" && (($3, $4) in fl)) t = t sprintf(" (layout floor %.3f%%)", fl[$3, $4])
+				t = $c["verdict"] == "baseline" ? median() : $c["verdict"] " " verdict_text()
+				if ($c["verdict"] != "baseline" && (($3, $4) in fl)) t = t " (layout floor " rnd_pct(fl[$3, $4]) ")"
 				iops[row] = iops[row] sprintf("\n    IOPS %s: %s", w, t)
 			}
 		}
@@ -282,27 +316,29 @@ report_txt() {
 				r = rows[i]
 				printf "%s\n", r
 				if (r in call) printf "    instructions per call: %s\n", call[r]
-				for (k in io) { split(k, p, SUBSEP); if (p[1] == r) printf "    instructions per I/O (%s): %s\n", p[2], io[k] }
+				for (j = 1; j <= nw[r]; j++)
+					printf "    instructions per I/O (%s): %s\n", wl[r, j], io[r, wl[r, j]]
 				if (r in iops) printf "%s\n", substr(iops[r], 2)
 			}
 		}' "$DIR/summary.csv"
 		static_txt
-	} | wrap80
+	} | wrap_at 80 "      "
 }
 
-# wrap80: lines longer than 80 columns broken at spaces, continued indented
-wrap80() {
-	awk '{
-		line = $0; ind = ""
-		while (length(line) > 80) {
-			cut = 80
-			while (cut > 20 && substr(line, cut + 1, 1) != " ") cut--
-			if (cut <= 20) cut = 80
-			print substr(line, 1, cut)
-			line = "      " substr(line, cut + 2)
-		}
-		print line
-	}'
+# nop_row: "CONFIG/key-off/insns_per_call" when the static answer shows
+# CONFIG's idle path to be exactly one patched jump-label NOP against the
+# baseline (an exact +1 per call there is that NOP, named so), else ""
+nop_row() {
+	local base g
+	[[ -f $DIR/static.csv ]] || return 0
+	base=$(meta BASELINE | awk '{ print $1 }')
+	awk -F, -v b="$base" -v f="$(meta HOT_FUNCS | awk '{ print $1 }')" '
+		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		$k["base"] == b && $k["function"] == f && $k["status"] == "compared" && $k["sites_added"] == 1 &&
+		$k["sites_taken"] == 0 && $k["sites_removed"] == 0 && $k["sites_flipped"] == 0 &&
+		$k["other_added"] + $k["other_removed"] + $k["other_changed"] == 0 {
+			print $k["new"] "/key-off/insns_per_call"; exit
+		}' "$DIR/static.csv"
 }
 
 main() {
@@ -314,6 +350,7 @@ main() {
 	trap "rm -f '$FLOORS'" EXIT
 	layout_floors "$DIR/summary.csv" >"$FLOORS"
 	GUEST_TIME=$(guest_time_metrics)
+	NOP_ROW=$(nop_row)
 	report_md >"$DIR/report.md"
 	report_txt >"$DIR/report.txt"
 	log "report: $DIR/report.md, $DIR/report.txt"

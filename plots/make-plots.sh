@@ -195,8 +195,31 @@ sub1="run $run_id, accel $accel, $date"
 sub2="host: $host_cpu; kernel: $kernel"
 
 # fit LINE: LINE cut to 125 characters (the width of a figure)
+# SUB_WIDTH: the characters a subtitle line holds on the 1000-pixel canvas
+SUB_WIDTH=110
 fit() {
-	if ((${#1} > 125)); then echo "${1:0:124}…"; else echo "$1"; fi
+	if ((${#1} > SUB_WIDTH)); then echo "${1:0:SUB_WIDTH-1}…"; else echo "$1"; fi
+}
+
+# split_clauses TEXT: TEXT's "; " clauses on two lines, the first filled up
+# to SUB_WIDTH characters, the rest on the second
+split_clauses() {
+	local s=$1 l1='' l2='' seg
+	while [[ -n $s ]]; do
+		if [[ $s == *'; '* ]]; then
+			seg=${s%%; *}
+			s=${s#*; }
+		else
+			seg=$s
+			s=''
+		fi
+		if [[ -z $l2 && (-z $l1 || $((${#l1} + 2 + ${#seg})) -le $SUB_WIDTH) ]]; then
+			l1+=${l1:+; }$seg
+		else
+			l2+=${l2:+; }$seg
+		fi
+	done
+	printf '%s\n%s\n' "$l1" "$l2"
 }
 
 # render NAME SCRIPT TITLE SUB [VAR=VALUE...]: the PNG and SVG of a figure.
@@ -206,13 +229,12 @@ render() {
 	local name=$1 script=$2 title=${PLOT_TITLE_PREFIX:-}$3 s3=$4 s4='' head
 	shift 4
 	local vars t ext f
-	if ((${#s3} > 115)); then
-		head=${s3:0:115}
-		head=${head%; *}
-		if [[ $head != "${s3:0:115}" ]]; then
-			s4=${s3:${#head}+2}
-			s3=$head
-		fi
+	# Two subtitle lines, split between "; " clauses, each within the
+	# canvas (fit): a centred line wider than it is cut at both edges.
+	if ((${#s3} > SUB_WIDTH)); then
+		head=$(split_clauses "$s3")
+		s4=${head#*$'\n'}
+		s3=${head%%$'\n'*}
 	fi
 	vars="plotdir=$(gq "$here"); prefix=$(gq "$tmp/$name"); npanels=${info[npanels]}"
 	vars+="; keyconf=$(gq "${info[keyconf]:-}"); keycidx=$(gq "${info[keycidx]:-}")"
@@ -255,9 +277,9 @@ fi
 reshape relative -v mode=cat -v metric=iops -v val=rel
 if ((info[npanels] > 0)); then
 	base=${info[baseline]:-baseline}
-	s2="change of the median, < 0 = fewer IOPS; error bars: the change's interval (range of repeats, or Hodges-Lehmann CI); shaded: ±$threshold% threshold"
+	s2="change of the median, < 0 = fewer IOPS; bars: the change's interval (repeats' range or Hodges-Lehmann CI); shaded: ±$threshold% threshold"
 	if awk -v a="${info[vmin]}" -v b="${info[vmax]}" -v c="$clip" 'BEGIN { exit !(c > 0 && (a < -c || b > c)) }'; then
-		s2+="; y axis cut at ±$clip% (▼/▲ at the edge: beyond, value printed)"
+		s2+="; y axis cut at ±$clip%: ▼/▲ beyond it, value printed"
 	fi
 	title="IOPS change vs $base"
 	[[ -z ${info[baselabel]:-} || ${info[baselabel]} == "${base#*/}" ]] || title+=" (${info[baselabel]})"
@@ -276,6 +298,8 @@ if ((info[npanels] > 0)); then
 	s2="median over the runs, counted by the QEMU plugin"
 	if ((info[ndet] == info[nsel])); then
 		s2+="; all deterministic (identical repeats): no error bars"
+	elif [[ -z ${info[levels]:-} ]]; then
+		s2+="; n=$(range "${info[nvals]:-}"): no CI, no error bars"
 	elif ((info[ndet] > 0)); then
 		s2+="; ${info[ndet]} of ${info[nsel]} deterministic; error bars: CI of median"
 	else
@@ -298,8 +322,13 @@ grep -q ',rules-[0-9]*,[^,]*,blk_error_inject_insns_per_call,' "$summary" &&
 	rules_insns=blk_error_inject_insns_per_call
 reshape rules-scaling -v mode=rules -v metrics="$rules_insns iops"
 if ((info[npanels] > 0)); then
+	# error bars only where a rules-N row has a CI of its median (n >= 2)
+	bars="error bars: CI of median"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$2 ~ /^rules-[0-9]+$/ && $c["ci_lo"] != "" { found = 1 } END { exit !found }' "$summary" ||
+		bars="n=1: no CI, no error bars"
 	render rules-scaling rules-scaling.gp "Cost vs number of rules on the target disk" \
-		"x: N of state rules-N (log); dashed: key-off (no rules, N=0) per config; error bars: CI of median" \
+		"x: N of state rules-N (log); dashed: key-off (no rules, N=0) per config; $bars" \
 		"nrows=${info[nrows]}" "ncols=${info[ncols]}"
 else
 	echo "plots: no rules-N states with insns_per_call or iops in this run, skipping rules-scaling.png"

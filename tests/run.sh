@@ -94,8 +94,10 @@ run_host_tests() {
 	host_test "KCIDB export of a committed run" bash "$TESTS_DIR/export-kcidb.sh"
 	host_test "LAVA logs and results into rows; failed and malformed ones" bash "$TESTS_DIR/lava-results.sh"
 	host_test "coverage table of a fixture tracefile" bash "$REPO_DIR/tests/coverage-table-test.sh"
+	host_test "80 columns: committed results and generated reports; the headline" bash "$TESTS_DIR/width.sh"
 	host_test "static answer: polarity, state check, objdump diff" bash "$TESTS_DIR/static-test.sh"
 	host_test "eifuzz's model tables are the documentation's" bash "$TESTS_DIR/model-tables.sh"
+	host_test "README at most 250 lines, its expected result first, doc links resolve" bash "$TESTS_DIR/doc-check.sh"
 	seed_overlap_test
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Our prose must be our own: list every run of 12 or more consecutive words
 # that the series' prose (commit messages, Documentation/ and Kconfig text,
-# the comments in the C code the patches add) or README.md shares with the
+# the comments in the C code the patches add) or our documentation
+# (README.md, docs/*.md, results/*/README.md) shares with the
 # specification in ../shared/seeds.  Words are compared lower-cased, with
 # punctuation and markup dropped.  A run that lies inside one entry of
 # tests/seed-overlap.allow (interface strings and example commands, which
@@ -81,7 +82,8 @@ prose_of() {
 	' "$1"
 }
 
-# texts_to_check [code]: "FILE<TAB>TEXT" lines for every patch and README.md.
+# texts_to_check [code]: "FILE<TAB>TEXT" lines for every patch and every
+# page of our documentation.
 texts_to_check() {
 	local p
 	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch; do
@@ -94,7 +96,10 @@ texts_to_check() {
 		} | sed "s|^|${p#"$REPO_DIR"/}\t|"
 	done
 	if [[ ${1:-prose} == prose ]]; then
-		sed 's|^|README.md\t|' "$REPO_DIR/README.md"
+		for p in "$REPO_DIR"/README.md "$REPO_DIR"/docs/*.md "$REPO_DIR"/results/*/README.md; do
+			[[ -f $p ]] || continue
+			sed "s|^|${p#"$REPO_DIR"/}\t|" "$p"
+		done
 	fi
 }
 

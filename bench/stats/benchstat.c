@@ -876,6 +876,7 @@ typedef struct {
 	int have_rel, have_delta, have_ci, have_p, gates;
 	double rel, lo, hi;     /* log ratios: the change and its interval */
 	double level, p, min_p, delta;
+	double base;            /* the baseline's median (the rounding rule) */
 	size_t need;            /* no-verdict: the size per side it needs */
 	int approx;
 	int undecided;          /* gating and could be worse than the threshold */
@@ -883,15 +884,55 @@ typedef struct {
 	char text[240];
 } judge_t;
 
+/*
+ * The rounding rule (README.md, "Rounding"; bench/round.sh is the same
+ * rule for the reports): print the digits the measurement backs.  With no
+ * interval, or a deterministic one (tcg-icount: counts exact to a few
+ * instructions), an integer, one decimal below 10 in magnitude, an integral
+ * value as an integer; with an interval of width w > 0 (sampled), the last
+ * digit at w's second significant digit.  sign: print the sign (a change).
+ */
+static void fmt_measured(char *b, size_t sz, double x, double w, int sign)
+{
+	int place;
+	double unit;
+
+	if (w > 0)
+		place = (int)floor(log10(w) + 1e-9) - 1;
+	else
+		place = x == rint(x) || fabs(x) >= 10 ? 0 : -1;
+	unit = pow(10, place);
+	x = rint(x / unit);
+	if (x == 0)
+		x = 0;          /* no "-0" */
+	if (place > 0) {
+		x *= unit;
+		place = 0;
+	} else {
+		x *= unit;
+	}
+	snprintf(b, sz, sign ? "%+.*f" : "%.*f", -place, x);
+}
+
+/* the width of a judged row's interval in the metric's unit (0: none or exact) */
+static double ci_width(const judge_t *j)
+{
+	if (j->cls != SAMPLE || !j->have_ci || !(j->base > 0))
+		return 0;
+	return j->base * (exp(j->hi) - exp(j->lo));
+}
+
 /* "+49 instructions per I/O" */
-static void fmt_delta(char *b, size_t sz, double delta, const metric_t *m)
+static void fmt_delta(char *b, size_t sz, const judge_t *j, const metric_t *m)
 {
 	const char *unit = m->unit;
+	char n[48];
 
-	if (fabs(delta) == 1 && !strncmp(unit, "instructions ", 13))
-		snprintf(b, sz, "%+g instruction %s", delta, unit + 13);
+	fmt_measured(n, sizeof(n), j->delta, ci_width(j), 1);
+	if ((!strcmp(n, "+1") || !strcmp(n, "-1")) && !strncmp(unit, "instructions ", 13))
+		snprintf(b, sz, "%s instruction %s", n, unit + 13);
 	else
-		snprintf(b, sz, "%+.6g %s", nz(delta), unit);
+		snprintf(b, sz, "%s %s", n, unit);
 }
 
 static void set(judge_t *j, const char *verdict, const char *fmt, ...)
@@ -928,7 +969,7 @@ static void decide(judge_t *j, const metric_t *m, double thr, int established, c
 	int better = hib ? j->lo > lp : j->hi < lm;
 	char d[64];
 
-	fmt_delta(d, sizeof(d), j->delta, m);
+	fmt_delta(d, sizeof(d), j, m);
 	j->undecided = 0;
 	if (inside) {
 		set(j, "within-threshold", "%s (%+.2f%%) within %g%%; %s", d, nz(pct(j->rel)), thr, how);
@@ -983,7 +1024,7 @@ static void judge_deterministic(judge_t *j, const group_t *b, const group_t *g, 
 	else if (identical(b) && identical(g))
 		snprintf(how, sizeof(how), "exact");
 	else
-		snprintf(how, sizeof(how), "repeats differ: range %+.3f..%+.3f%%",
+		snprintf(how, sizeof(how), "repeats differ: range %+.2f..%+.2f%%",
 			 nz(pct(j->lo)), nz(pct(j->hi)));
 	if (!single && identical(b) && identical(g) && g->median == b->median)
 		set(j, "same", "same (exact)");
@@ -1039,6 +1080,7 @@ static void judge(judge_t *j, const group_t *b, const group_t *g, enum class cls
 		return;
 	}
 	j->delta = g->median - b->median;
+	j->base = b->median;
 	j->have_delta = 1;
 	if (b->median > 0 && g->median >= 0) {
 		j->rel = log(g->median) - log(b->median);
@@ -1047,7 +1089,7 @@ static void judge(judge_t *j, const group_t *b, const group_t *g, enum class cls
 	if (cls == RAND) {
 		char d[64];
 
-		fmt_delta(d, sizeof(d), j->delta, g->metric);
+		fmt_delta(d, sizeof(d), j, g->metric);
 		set(j, "random", "random by nature: no verdict (median changed by %s)", d);
 		return;
 	}
@@ -1381,6 +1423,40 @@ static enum class compare_class(const metric_t *m, const opts_t *o)
 	return a > b ? a : b;   /* deterministic only if both sides are */
 }
 
+/*
+ * The compare table fits 80 columns: a row's key on a line of its own, the
+ * rest under it, indented and wrapped at spaces (a reader joins a row's
+ * lines again by their indent).
+ */
+#define WIDTH 80
+#define INDENT "    "
+
+static void put_wrapped(const char *s, const char *first, const char *ind)
+{
+	const char *in = first;
+
+	while (strlen(in) + strlen(s) > WIDTH) {
+		size_t w = WIDTH - strlen(in), cut = w;
+
+		while (cut > 0 && s[cut] != ' ')
+			cut--;
+		if (!cut)
+			cut = w;
+		printf("%s%.*s\n", in, (int)cut, s);
+		s += cut;
+		while (*s == ' ')
+			s++;
+		in = ind;
+	}
+	printf("%s%s\n", in, s);
+}
+
+static void put_record(const char *key, const char *rest)
+{
+	put_wrapped(key, "", INDENT);
+	put_wrapped(rest, INDENT, INDENT);
+}
+
 static char *fmt_key(char *buf, size_t sz, const group_t *g)
 {
 	snprintf(buf, sz, "%s/%s/%s/%s", g->config, g->state, g->workload, g->metric->name);
@@ -1428,21 +1504,21 @@ static int cmd_compare(int argc, char **argv)
 			judge(&js[i], bg[i], g, js[i].cls, o.threshold);
 	}
 	fam = decide_all(js, ms, ns, new.n, o.threshold);
-	printf("%-52s %6s %6s %12s %12s %s\n", "config/state/workload/metric", "n_base",
-	       "n_new", "base_median", "new_median", "verdict");
+	put_record("config/state/workload/metric", "n base+new: median base -> new: verdict: change");
 	for (size_t i = 0; i < new.n; i++) {
 		group_t *g = &new.g[i], *b = bg[i];
-		char key[256];
+		char key[256], rest[512], bm[48], gm[48];
 		int reg;
 
+		fmt_key(key, sizeof(key), g);
 		if (!b) {
 			only++;
-			printf("%-52s %6s %6zu %12s %12.6g only in NEW\n", fmt_key(key, sizeof(key), g),
-			       "-", g->n, "-", g->n ? g->median : NAN);
+			fmt_measured(gm, sizeof(gm), g->n ? g->median : NAN, 0, 0);
+			snprintf(rest, sizeof(rest), "n -+%zu: - -> %s: only in NEW", g->n, gm);
+			put_record(key, rest);
 			continue;
 		}
 		matched++;
-		fmt_key(key, sizeof(key), g);
 		if (!g->n && g->n_failed && b->n) {
 			broken++;
 			set(&js[i], "failed", "BROKEN: every run failed in NEW, ok in BASE");
@@ -1453,13 +1529,15 @@ static int cmd_compare(int argc, char **argv)
 		unclear += js[i].undecided && !strcmp(js[i].verdict, "unclear");
 		nobase += js[i].undecided && (!strcmp(js[i].verdict, "no-baseline-data") ||
 					      !strcmp(js[i].verdict, "no-data"));
-		printf("%-52s %6zu %6zu %12.6g %12.6g %s%s: %s\n", key, b->n, g->n,
-		       b->n ? b->median : NAN, g->n ? g->median : NAN, reg ? "REGRESSION " : "",
-		       js[i].verdict, js[i].text);
+		fmt_measured(bm, sizeof(bm), b->n ? b->median : NAN, ci_width(&js[i]), 0);
+		fmt_measured(gm, sizeof(gm), g->n ? g->median : NAN, ci_width(&js[i]), 0);
+		snprintf(rest, sizeof(rest), "n %zu+%zu: %s -> %s: %s%s: %s", b->n, g->n, bm, gm,
+			 reg ? "REGRESSION " : "", js[i].verdict, js[i].text);
+		put_record(key, rest);
 	}
 	for (size_t i = 0; i < base.n; i++) {
 		group_t *b = &base.g[i];
-		char key[256];
+		char key[256], rest[512], bm[48];
 		int gating;
 
 		if (ds_find(&new, b->config, b->state, b->workload, b->metric->name))
@@ -1467,12 +1545,20 @@ static int cmd_compare(int argc, char **argv)
 		only++;
 		gating = b->metric->gates && resolve_class(b->metric, o.base_accel) != RAND;
 		missing += gating;
-		printf("%-52s %6zu %6s %12.6g %12s only in BASE%s\n", fmt_key(key, sizeof(key), b),
-		       b->n, "-", b->n ? b->median : NAN, "-", gating ? ": BROKEN: a gating row NEW lacks" : "");
+		fmt_measured(bm, sizeof(bm), b->n ? b->median : NAN, 0, 0);
+		snprintf(rest, sizeof(rest), "n %zu+-: %s -> -: only in BASE%s", b->n, bm,
+			 gating ? ": BROKEN: a gating row NEW lacks" : "");
+		put_record(fmt_key(key, sizeof(key), b), rest);
 	}
-	printf("%zu compared, %zu regressions, %zu only in one file; gating: primary metrics "
-	       "(%zu deterministic rows; Holm over %zu sampled rows), threshold %g%%\n",
-	       matched, regressions, only, deterministic, fam.gating, o.threshold);
+	{
+		char line[512];
+
+		snprintf(line, sizeof(line), "%zu compared, %zu regressions, %zu only in one file; gating: "
+			 "primary metrics (%zu deterministic rows; Holm over %zu sampled rows), "
+			 "threshold %g%%", matched, regressions, only, deterministic, fam.gating,
+			 o.threshold);
+		put_wrapped(line, "", INDENT);
+	}
 	if (!base.n_ok_rows || !new.n_ok_rows)
 		fprintf(stderr, "benchstat: BROKEN: no ok runs in %s\n",
 			base.n_ok_rows ? new.path : base.path);

@@ -32,7 +32,8 @@ main_run=$repo/results/20261203-070343-tcg-icount
 # gate BASE NEW WANT NAME: compare.sh exits WANT
 gate() {
 	local rc=0
-	"$repo/bench/compare.sh" "$1" "$2" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	"$repo/bench/compare.sh" "$1" "$2" >"$tmp/raw" 2>"$tmp/err" || rc=$?
+	unwrap <"$tmp/raw" >"$tmp/out"
 	if [[ $rc -eq $3 ]]; then
 		pass "$4 -> exit $3"
 	else
@@ -84,7 +85,7 @@ gate "$main_run" "$tmp/small" 0 "icount iops 0.5% lower (within the 1% threshold
 awk -F, -v OFS=, 'NR > 1 && $2 == "on" && $3 == "key-off" && $4 == "randread-qd1" && $7 == "iops" { $8 = $8 * ($5 == 1 ? 0.985 : 0.995) } { print }' \
 	"$main_run/runs.csv" | mkrun "$tmp/near" tcg-icount
 gate "$main_run" "$tmp/near" 2 "icount iops 1.5% and 0.5% lower in two repeats: unclear"
-check "  ... the range straddles the threshold" grep -q '^on/key-off/randread-qd1/iops .* unclear: -1.00% but repeats differ: range -1.500..-0.500% straddles the 1% threshold' "$tmp/out"
+check "  ... the range straddles the threshold" grep -q '^on/key-off/randread-qd1/iops .* unclear: -1.00% but repeats differ: range -1.50..-0.50% straddles the 1% threshold' "$tmp/out"
 
 # sampled (tcg): n=2 per side cannot reach 95%, whatever the shift
 awk -F, -v OFS=, 'NR == 1 || $7 == "iops"' "$main_run/runs.csv" | mkrun "$tmp/tcg-base" tcg
@@ -163,7 +164,7 @@ for accel in tcg tcg-icount; do
 	gate "$tmp/layout-$accel" "$tmp/layout-$accel-copy" 0 "a $accel run with off and off-layout against a copy"
 done
 gate "$tmp/layout-tcg" "$tmp/layout-tcg-copy" 0 "tcg layout run again"
-check "tcg: the floor is printed" grep -Eq '^  w iops \+(4\.9|5\.0)[0-9]*%$' "$tmp/out"
+check "tcg: the floor is printed" grep -Eq '^  w iops \+(4\.9|5\.0)[0-9]*%$' "$tmp/raw"
 gate "$tmp/layout-tcg-icount" "$tmp/layout-tcg-icount-copy" 0 "icount layout run again"
 if grep -q 'layout noise floor' "$tmp/out"; then fail "icount: no floor printed"; else pass "icount: no floor printed"; fi
 

@@ -43,11 +43,13 @@ check "build is warning-free" not_grep -i warning "$tmp/build.log"
 bs=$tmp/benchstat
 
 # run CMD... with stdout, stderr and exit status captured in
-# $tmp/out, $tmp/err and $rc (never trips set -e).
+# $tmp/raw, $tmp/err and $rc (never trips set -e); $tmp/out is stdout with
+# the compare table's rows one a line again (unwrap).
 rc=0
 run() {
 	rc=0
-	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	"$@" >"$tmp/raw" 2>"$tmp/err" || rc=$?
+	unwrap <"$tmp/raw" >"$tmp/out"
 }
 
 # same_file NAME EXPECTED ACTUAL: byte comparison, diff shown on failure
@@ -218,13 +220,13 @@ check "unknown baseline: warning on stderr, exit 0" rc_and_stderr 0 "warning: no
 # ------------------------------------------------------------- compare
 run "$bs" compare --accel kvm base.csv new_regress.csv
 check "compare: regression fixture exits 1" eq "$rc" 1
-same_file "compare: regression report matches golden" compare_regress.expected "$tmp/out"
+same_file "compare: regression report matches golden" compare_regress.expected "$tmp/raw"
 run "$bs" compare --threshold 15 --accel kvm base.csv new_regress.csv
 check "compare: --threshold 15: no regression, but nokey n=1+1 is underpowered (exit 2)" \
 	rc_and_stderr 2 "underpowered: 1 gating rows need n >= 5 per side"
 run "$bs" compare --accel kvm base.csv new_same.csv
 check "compare: no change, but nokey has 1+2 runs: exit 2" eq "$rc" 2
-same_file "compare: no-change report matches golden" compare_same.expected "$tmp/out"
+same_file "compare: no-change report matches golden" compare_same.expected "$tmp/raw"
 check "compare: it says which n the row needs" grep -q "underpowered: 1 gating rows need n >= 5 per side" "$tmp/err"
 
 # gen FILE SPEC...: a runs.csv; each SPEC "ROWS:N:LEVEL:STEP[:METRIC]" adds
@@ -319,7 +321,7 @@ done
 gen "$tmp/b1.csv" 1:1:100000:0 1:1:42:0:insns_per_call
 gen "$tmp/n1.csv" 1:1:101010:0 1:1:42.42:0:insns_per_call
 run "$bs" compare --threshold 1 --accel tcg-icount "$tmp/b1.csv" "$tmp/n1.csv"
-check "exact +1.00% (42 -> 42.42) is within 1%" grep -q 'within-threshold: +0.42 instructions per call (+1.00%)' "$tmp/out"
+check "exact +1.00% (42 -> 42.42) is within 1%" grep -q 'within-threshold: +0.4 instructions per call (+1.00%)' "$tmp/out"
 
 # ---------------------------------------------------- 4. broken input: 2
 gen "$tmp/b4.csv" 2:6:100000:100

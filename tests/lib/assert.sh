@@ -19,3 +19,10 @@ finish() {
 	echo "$passed passed, $failed failed"
 	[[ $failed -eq 0 ]]
 }
+
+# unwrap: stdin's lines with each indented continuation joined to the line
+# before it by one space (the 80-column compare table: one row a line again)
+unwrap() {
+	awk '/^ / { sub(/^ +/, ""); line = line " " $0; next }
+		NR > 1 { print line } { line = $0 } END { if (NR) print line }'
+}
