@@ -16,20 +16,15 @@
 #
 # Kernel trees, builds, images and ccache live in $(CACHE), never in git.
 
-CACHE        ?= $(CURDIR)/.cache
-# The benchmark matrix: a job file, bench/jobs/NAME.job or a path (make
-# quick: quick); CONFIGS, STATES, REPEATS, ... override its settings.
-JOB_FILE     ?= default
-# The configs of the matrix (bench, perf, kernels, run-all): the job file's.
-CONFIGS      ?= $(shell JOB_FILE='$(JOB_FILE)' bench/bench.sh --settings 2>/dev/null | sed -n 's/^CONFIGS=//p')
-# The configs the functional tests boot.
-TEST_CONFIGS ?= debug on
-CONFIG       ?= on
-# A results directory (results/<run>) for plots, report, disasm; default:
-# the newest run made on this machine (bench/runs-made.sh).  A committed run
-# is never written into: these targets work on a copy in CACHE/copies.
-RESULTS      ?=
-export CACHE CONFIGS TEST_CONFIGS JOB_FILE
+# Every target that does work resolves its settings first: bench/plan/run
+# hands the job file, make's VAR=... and the environment to the resolver
+# (bench/plan/resolve), which refuses bad input with exit 2 before anything
+# is installed, extracted, built or booted, and passes the plan on.  The
+# settings, their defaults and checks: bench/plan/settings.table,
+# docs/settings.md; `bench/plan/resolve --settings DRIVER` shows them.
+RUN := bench/plan/run
+# Only make clean-cache reads this (not exported; the scripts' default is the same).
+CACHE ?= $(CURDIR)/.cache
 # The whole job's clock (progress lines) and the command recorded in meta.json.
 export BENCH_T0 := $(shell date +%s)
 export BENCH_COMMAND := $(strip make $(MAKEOVERRIDES) $(MAKECMDGOALS))
@@ -38,12 +33,11 @@ export BENCH_COMMAND := $(strip make $(MAKEOVERRIDES) $(MAKECMDGOALS))
 	disasm plots report compare peers views fuzz coverage boot-soak clean-cache \
 	per-patch compare-series static
 
-all: deps
-	bench/run-all.sh
+all:
+	$(RUN) -d all -- bench/run-all.sh
 
-quick: JOB_FILE = quick
-quick: deps
-	bench/run-all.sh
+quick:
+	$(RUN) -d quick -- bench/run-all.sh
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -79,12 +73,13 @@ help:
 	@echo "                       on the gcov config, into results/<date>-coverage"
 	@echo "  make boot-soak       30 debug boots, 2 at a time: any kernel report fails"
 	@echo "variables (make VAR=... or the environment):"
-	@echo "  CACHE=$(CACHE)"
-	@echo "  JOB_FILE=$(JOB_FILE)   the matrix (bench/jobs/*.job or a path; bench/bench.sh --settings)"
-	@echo "  CONFIGS='$(CONFIGS)'   the benchmark matrix (kernels, bench, perf, all)"
-	@echo "  TEST_CONFIGS='$(TEST_CONFIGS)'   what make test boots;  TESTS='001-readback ...'"
-	@echo "  CONFIG=$(CONFIG)   make shell;  RESULTS=results/<run>   plots, report, disasm"
-	@echo "          (default: the newest run made here; a committed run is copied to CACHE/copies)"
+	@echo "  (each command's settings, their values and where each came from:"
+	@echo "   bench/plan/resolve --settings bench; all of them: bench/plan/settings.table)"
+	@echo "  CACHE=.cache"
+	@echo "  JOB_FILE=default   the matrix (bench/jobs/*.job or a path)"
+	@echo "  CONFIGS            the benchmark matrix (kernels, bench, perf, all; default: the job file's)"
+	@echo "  TEST_CONFIGS='debug on'   what make test boots;  TESTS='001-readback ...'"
+	@echo "  CONFIG=on          make shell (fuzz, boot-soak: debug);  RESULTS   plots, report, disasm"
 	@echo "  STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS PLAN_NOISE BOOTS FIO_RUNTIME FIO_RAMP FIO_IOS"
 	@echo "  PLUGIN PERF_RECORD SEED RUN_ID RUN_TIMEOUT PERF_REPEATS GUEST_JOBS   (bench/bench.sh -h)"
 	@echo "  ACCEL=auto|kvm|tcg|tcg-icount   auto: kvm where it works, else tcg-icount"
@@ -105,77 +100,64 @@ deps:
 	bench/kernel.sh check-vars
 	bench/install-deps.sh
 
-kernels: deps
-	bench/kernel.sh build $(CONFIGS)
+kernels:
+	$(RUN) -d -b CONFIGS kernels
 
-patches-check: deps
-	bench/kernel.sh check
+patches-check:
+	$(RUN) -d patches-check -- bench/kernel.sh check
 
 image: deps
 	bench/image.sh base
 
-shell: deps
-	bench/kernel.sh build $(CONFIG)
-	bench/run-guest -i -c $(CONFIG) -t 0
+shell:
+	$(RUN) -d -b CONFIG shell -- bench/run-guest -i -c @CONFIG@ -t 0
 
-test: deps
-	tests/run.sh
+test:
+	$(RUN) -d test -- tests/run.sh
 
-bench: deps
-	bench/kernel.sh build $(CONFIGS)
-	bench/bench.sh
+bench:
+	$(RUN) -d -b CONFIGS bench -- bench/bench.sh
 
-perf: deps
-	bench/kernel.sh build $(CONFIGS)
-	perf-scripts/perf.sh
+perf:
+	$(RUN) -d -b CONFIGS perf -- perf-scripts/perf.sh
 
-# The directory plots, report and disasm write into (bench/runs-made.sh):
-# RESULTS, or a copy of it when it is committed, or the newest run made here.
-results-dir = d=$$(bench/runs-made.sh target $@ '$(RESULTS)')
+disasm:
+	$(RUN) -d disasm -- env OUT=@RESULTS@/disasm.txt perf-scripts/disasm.sh
 
-disasm: deps
-	$(results-dir) && OUT=$$d/disasm.txt perf-scripts/disasm.sh
-
-static: deps
-	perf-scripts/static.sh $(or $(BASE_CONFIG),off) $(or $(NEW_CONFIG),on)
+static:
+	$(RUN) -d static -- perf-scripts/static.sh @BASE_CONFIG@ @NEW_CONFIG@
 
 plots:
-	$(results-dir) && plots/make-plots.sh "$$d"
+	$(RUN) plots -- plots/make-plots.sh @RESULTS@
 
 report:
-	$(results-dir) && plots/make-plots.sh "$$d" && bench/report.sh "$$d"
+	$(RUN) report -- sh -c 'plots/make-plots.sh "$$1" && exec bench/report.sh "$$1"' sh @RESULTS@
 
 compare:
-	@test -n "$(BASE)" -a -n "$(NEW)" || { echo "usage: make compare BASE=results/A NEW=results/B" >&2; exit 2; }
-	bench/compare.sh $(BASE) $(NEW)
+	$(RUN) compare -- bench/compare.sh @BASE@ @NEW@
 
-peers: deps
-	bench/kernel.sh build peers
-	bench/peers.sh
+peers:
+	$(RUN) -d -b CONFIGS peers -- bench/peers.sh
 
-views: deps
-	bench/kernel.sh build $(CONFIGS) $(if $(filter all layout,$(or $(VIEWS),all)),$(filter-out $(CONFIGS),off off-layout))
-	d=$$(bench/views.sh $(or $(VIEWS),all)) && plots/make-plots.sh $$d && \
-		plots/make-view-plots.sh $$d && bench/report.sh $$d
+# layout also builds off-layout (the plan's VIEW_LAYOUT_CONFIGS)
+views:
+	$(RUN) -d -b CONFIGS -b VIEW_LAYOUT_CONFIGS views -- sh -c 'd=$$(bench/views.sh "$$@") && \
+		plots/make-plots.sh "$$d" && plots/make-view-plots.sh "$$d" && exec bench/report.sh "$$d"' sh @VIEWS@
 
-fuzz: deps
-	bench/kernel.sh build debug
-	bench/fuzz.sh
+fuzz:
+	$(RUN) -d -b CONFIG fuzz -- env FUZZ_CONFIG=@CONFIG@ bench/fuzz.sh
 
-coverage: deps
-	bench/coverage.sh
+coverage:
+	$(RUN) -d coverage -- bench/coverage.sh
 
-boot-soak: deps
-	bench/kernel.sh build debug
-	bench/boot-soak.sh -c debug -n 30 -j 2
+boot-soak:
+	$(RUN) -d -b CONFIG soak -- bench/boot-soak.sh -c @CONFIG@ -n @SOAK_BOOTS@ -j @GUEST_JOBS@
 
-per-patch: deps
-	bench/per-patch.sh
+per-patch:
+	$(RUN) -d per-patch -- bench/per-patch.sh
 
-# The matrix of compare-series is on alone unless CONFIGS is given.
-compare-series: deps
-	CONFIGS="$(if $(filter command line environment,$(origin CONFIGS)),$(CONFIGS),on)" \
-		bench/compare-series.sh
+compare-series:
+	$(RUN) -d compare-series -- bench/compare-series.sh
 
 clean-cache:
 	bench/clean-cache.sh

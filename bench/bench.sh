@@ -77,7 +77,19 @@ esac
 [[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
 # shellcheck source=bench/results.sh
 . "$BENCH_DIR/results.sh"
-job_load
+# shellcheck source=bench/lib/plan.sh
+. "$BENCH_DIR/lib/plan.sh"
+# Under make (bench/plan/run) the settings are the resolved plan's, which
+# the run keeps as plan.env; on its own, or called by another driver with
+# settings of its own (per-patch, compare-series), the job file and the
+# environment.
+MY_PLAN=''
+if plan_for bench all quick; then
+	MY_PLAN=$BIB_PLAN
+	plan_export "$MY_PLAN"
+else
+	job_load
+fi
 METRICS=(iops lat_ns lat_p50_ns lat_p99_ns lat_p999_ns io_errors)
 
 check_settings() {
@@ -324,6 +336,7 @@ main() {
 	[[ ! -e $dir ]] || die "$dir exists already"
 	mkdir -p "$dir/raw"
 	mv "$plan_file" "$dir/plan.txt"
+	keep_plan "$dir"
 	start_meta "$dir"
 	if [[ -n $PLAN_DIR ]]; then
 		rmdir "$dir/raw"
@@ -343,6 +356,14 @@ plan_boot() {
 		>"$dir/boot.env"
 	boot_env "$states" "$rep" "$cfg" >"$dir/guest.env"
 	printf '%s\n' "$dir"
+}
+
+# keep_plan DIR: the resolved plan into the run, and the run into the
+# list of runs made on this machine (the default RESULTS of make plots,
+# report and disasm).
+keep_plan() {
+	[[ -n $MY_PLAN && ! -e $1/plan.env ]] || return 0
+	cp "$MY_PLAN" "$1/plan.env"
 }
 
 # start_meta DIR: meta.json; a job's piece names its job and the build

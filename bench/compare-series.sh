@@ -27,6 +27,14 @@ shopt -s inherit_errexit
 # Whatever fails unforeseen is exit 2, never a status of its own.
 trap 'exit 2' ERR
 
+# On its own it resolves its settings first (bench/plan/run: exit 2 on bad
+# input, before a results directory is made or a tree extracted).
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/lib/plan.sh"
+if ! plan_for compare-series && [[ $# == 0 ]]; then
+	exec "$(dirname "$0")/plan/run" compare-series -- "$0"
+fi
+
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 

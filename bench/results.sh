@@ -270,7 +270,7 @@ series_sha256() {
 }
 
 # record_run DIR: DIR is a run made on this machine; make plots, report
-# and disasm default to the newest one listed (bench/runs-made.sh)
+# and disasm default to the newest one listed (bench/lib/settings.sh)
 record_run() {
 	mkdir -p "$CACHE"
 	(cd "$1" && pwd -P) >>"$CACHE/runs-made"

@@ -25,6 +25,11 @@ esac
 [[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
 # shellcheck source=bench/results.sh
 . "$BENCH_DIR/results.sh"
+# shellcheck source=bench/lib/plan.sh
+. "$BENCH_DIR/lib/plan.sh"
+# Under make the settings are the resolved plan's (bench.sh keeps it in
+# the run as plan.env).
+! plan_for all quick || plan_export "$BIB_PLAN"
 export CONFIGS
 
 # build_estimate CONFIG: a stamped build only checks; else a cold build.

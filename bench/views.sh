@@ -60,6 +60,14 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+# On its own it resolves its settings first, as make views does (the
+# same configs either way; exit 2 on bad input, before any boot).
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/lib/plan.sh"
+if ! plan_for views && [[ $# -gt 0 && $1 != -* ]]; then
+	exec "$(dirname "$0")/plan/run" views VIEWS="$*" -- "$0" "$@"
+fi
+
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -68,7 +76,7 @@ LAYOUT_CONFIGS="off off-layout"
 [[ -z ${VIEW_CONFIGS:-} ]] || die "VIEW_CONFIGS is now CONFIGS (one name for the configs everywhere)"
 CONFIGS=${CONFIGS:-off on}
 STATES="key-off key-on-other rules-1 rule-churn fail-all"
-BASELINE="${CONFIGS%% *} off"
+BASELINE=${BASELINE:-"${CONFIGS%% *} off"}
 export CONFIGS STATES BASELINE
 # shellcheck source=bench/results.sh
 . "$BENCH_DIR/results.sh"
@@ -410,9 +418,12 @@ main() {
 		for v in "${views[@]}"; do drop_view "$v"; done
 	else
 		RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED-views}
-		DIR=$REPO_DIR/results/$RUN_ID
+		DIR=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
 		[[ ! -e $DIR ]] || die "$DIR exists already"
 		mkdir -p "$DIR/raw"
+		if plan_for views; then
+			cp "$BIB_PLAN" "$DIR/plan.env"
+		fi
 		write_meta "$DIR" "$ACCEL_USED" "$(view_command "${views[@]}")"
 		printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$DIR/runs.csv"
 	fi

@@ -85,12 +85,12 @@ ROWS=$(
 1|unknown argument 'quick'|bench/run-all.sh quick
 1|unknown config 'bogus' (valid: |CONFIGS=bogus bench/run-all.sh
 1|unknown argument 'bogus'|bench/peers.sh bogus
-1|unknown view 'bogus' (views: mq polled latency switch errcost footprint layout, or all)|bench/views.sh mq bogus
+2|VIEWS='mq bogus' (the command line): 'bogus' is not a view (valid: errcost footprint latency layout mq polled switch, or all)|bench/views.sh mq bogus
 1|usage: bench/views.sh VIEW... (views: |bench/views.sh
-1|POLL_TAGS=many: expected a number of tags|POLL_TAGS=many bench/views.sh polled
-2|is not a results directory|make -s plots RESULTS=results/no-such-run
-2|is not a results directory|make -s disasm RESULTS=results/no-such-run
-0|bench/runs-made.sh target plots '$NEWEST'|make -n plots RESULTS=$NEWEST
+2|POLL_TAGS='many' (the environment): not a whole number|POLL_TAGS=many bench/views.sh polled
+2|RESULTS='results/no-such-run' (make's command line): no such directory|make -s plots RESULTS=results/no-such-run
+2|RESULTS='results/no-such-run' (make's command line): no such directory|make -s disasm RESULTS=results/no-such-run
+2|a committed run, which make never writes into|make -s plots RESULTS=$NEWEST
 2|usage: make compare BASE=results/A NEW=results/B|make -s compare
 1|FUZZ_CONFIG='bogus': want one of: |FUZZ_CONFIG=bogus bench/fuzz.sh
 1|FUZZ_OUT='README.md': exists and is not a directory|FUZZ_OUT=README.md bench/fuzz.sh
@@ -108,18 +108,18 @@ ROWS=$(
 1|per-patch needs a series: SERIES=none has no patches|SERIES=none bench/per-patch.sh
 0|compare-series.sh [-h]|bench/compare-series.sh -h
 2|unknown argument 'bogus'|bench/compare-series.sh bogus
-2|SERIES=/etc has no series file|NEW_SERIES=/etc bench/compare-series.sh
-2|KSRC=/no/such/linux: no such file|BASE_KSRC=/no/such/linux bench/compare-series.sh
-2|unknown config 'bogus' (valid: |CONFIGS=bogus bench/compare-series.sh
-2|unknown state 'bogus' (valid: |STATES=bogus bench/compare-series.sh
-2|SERIES=/etc has no series file|make -s compare-series NEW_SERIES=/etc
+2|NEW_SERIES='/etc' (the environment): no series file|NEW_SERIES=/etc bench/compare-series.sh
+2|BASE_KSRC='/no/such/linux' (the environment): no such file or directory|BASE_KSRC=/no/such/linux bench/compare-series.sh
+2|'bogus' is not a config (valid: |CONFIGS=bogus bench/compare-series.sh
+2|'bogus' is not a state (valid: |STATES=bogus bench/compare-series.sh
+2|NEW_SERIES='/etc' (make's command line): no series file|make -s compare-series NEW_SERIES=/etc
 0|static.sh [-h] [-o DIR] [BASE_CONFIG NEW_CONFIG]|perf-scripts/static.sh -h
 2|unknown config 'bogus' (valid: |perf-scripts/static.sh off bogus
 2|usage: static.sh [-o DIR] [BASE_CONFIG NEW_CONFIG]|perf-scripts/static.sh on
 2|STATIC_CONTEXT=some: a number of lines, or all|STATIC_CONTEXT=some perf-scripts/static.sh
 2|HOT_FUNCS: 'a-b' is not a function name|HOT_FUNCS=a-b perf-scripts/static.sh
 2|SERIES=/etc has no series file|NEW_SERIES=/etc perf-scripts/static.sh
-2|unknown config 'bogus' (valid: |make -s static NEW_CONFIG=bogus
+2|NEW_CONFIG='bogus' (make's command line): not a config (valid: |make -s static NEW_CONFIG=bogus
 1|usage: kernel.sh objects CONFIG [OBJECT...]|bench/kernel.sh objects
 2|CC='clang': kernels are built with gcc through ccache (CC="ccache gcc"); CC may be unset, gcc or cc|CC=clang bench/kernel.sh build on
 2|LLVM='1': clang/LLVM kernel builds are not supported|LLVM=1 bench/kernel.sh build on
@@ -127,12 +127,12 @@ ROWS=$(
 2|ARCH='arm64': kernels are built for x86_64 only (ARCH may be unset, x86 or x86_64)|ARCH=arm64 bench/kernel.sh build on
 2|CROSS_COMPILE='aarch64-linux-gnu-': kernels are built for x86_64|CROSS_COMPILE=aarch64-linux-gnu- bench/kernel.sh build on
 2|CC='clang': kernels are built with gcc through ccache|CC=clang bench/kernel.sh objects on block/blk-core.o
-2|CC='clang': kernels are built with gcc through ccache|make -s kernels CONFIGS=on CC=clang
-2|LLVM='1': clang/LLVM kernel builds are not supported|make -s kernels CONFIGS=on LLVM=1
-2|O='$SCRATCH/o': builds go to CACHE/build/CONFIG|make -s kernels CONFIGS=on O=$SCRATCH/o
-2|ARCH='arm64': kernels are built for x86_64 only|make -s bench CONFIGS=on ARCH=arm64
-2|CC='ccache clang': kernels are built with gcc through ccache|make -s static CC='ccache clang'
-2|LLVM='1': clang/LLVM kernel builds are not supported|make -s per-patch LLVM=1
+2|CC='clang' (make's command line): kernels are built with gcc through ccache|make -s kernels CONFIGS=on CC=clang
+2|LLVM='1' (make's command line): clang/LLVM kernel builds are not supported|make -s kernels CONFIGS=on LLVM=1
+2|O='$SCRATCH/o' (make's command line): builds go to CACHE/build/CONFIG|make -s kernels CONFIGS=on O=$SCRATCH/o
+2|ARCH='arm64' (make's command line): kernels are built for x86_64 only|make -s bench CONFIGS=on ARCH=arm64
+2|CC='ccache clang' (make's command line): kernels are built with gcc through ccache|make -s static CC='ccache clang'
+2|LLVM='1' (make's command line): clang/LLVM kernel builds are not supported|make -s per-patch LLVM=1
 0||CC=gcc ARCH=x86_64 bench/kernel.sh check-vars
 ROWS_END
 )
@@ -141,9 +141,12 @@ PASSED=0
 FAILED=0
 
 # check STATUS TEXT COMMAND: run COMMAND, compare its status and output.
+# CHECK_LIMIT (seconds) only stops a hang: rows that configure a kernel
+# before they can refuse take minutes on a loaded machine.
 check() {
 	local want=$1 text=$2 cmd=$3 got=0 out
-	out=$(cd "$REPO_DIR" && CACHE=$SCRATCH/cache BENCH_T0='' timeout 60 bash -c "$cmd" 2>&1 </dev/null) || got=$?
+	out=$(cd "$REPO_DIR" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u MAKEOVERRIDES -u BIB_PLAN \
+		CACHE="$SCRATCH/cache" BENCH_T0='' timeout "${CHECK_LIMIT:-60}" bash -c "$cmd" 2>&1 </dev/null) || got=$?
 	if [[ $got == "$want" && $out == *"$text"* ]]; then
 		printf 'ok    exit %s  %s\n' "$got" "$cmd"
 		PASSED=$((PASSED + 1))
@@ -206,7 +209,7 @@ check_needs_cache() {
 	check 1 "HOT_FUNCS: 'a-b' is not a function name" \
 		"CACHE=$REAL_CACHE HOT_FUNCS=a-b CONFIGS=on STATES=key-off BASELINE='on key-off' bench/bench.sh"
 	[[ -f $REAL_CACHE/src/pristine/.blkinject-version ]] || return 0
-	check 1 "this tree has no BLK_ERROR_INJECTION (no Kconfig entry defines it): give SERIES=" \
+	CHECK_LIMIT=900 check 1 "this tree has no BLK_ERROR_INJECTION (no Kconfig entry defines it): give SERIES=" \
 		"CACHE=$REAL_CACHE SERIES=none bench/kernel.sh build on"
 }
 

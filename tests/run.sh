@@ -51,7 +51,7 @@ shell_scripts() {
 	cd "$REPO_DIR" && git ls-files | while read -r f; do
 		[[ -f $f ]] || continue
 		case $f in
-		*.sh | bench/run-guest | bench/guest/init) printf '%s\n' "$f" ;;
+		*.sh | bench/run-guest | bench/guest/init | bench/plan/resolve | bench/plan/run) printf '%s\n' "$f" ;;
 		tests/block/[0-9]*[!t]) [[ $f == *.out ]] || printf '%s\n' "$f" ;;
 		esac
 	done
@@ -90,6 +90,7 @@ run_host_tests() {
 	host_test "C tools build with -Wall -Wextra -Werror" build_c_tools
 	host_test "checkpatch --strict on every patch" checkpatch_series
 	host_test "bad input: a clear error and a non-zero exit" bash "$REPO_DIR/tests/bad-input.sh"
+	host_test "settings resolver: bad input exits 2 before any work" bash "$TESTS_DIR/host/settings.sh"
 	host_test "KCIDB export of a committed run" bash "$TESTS_DIR/export-kcidb.sh"
 	host_test "LAVA logs and results into rows; failed and malformed ones" bash "$TESTS_DIR/lava-results.sh"
 	host_test "coverage table of a fixture tracefile" bash "$REPO_DIR/tests/coverage-table-test.sh"

@@ -1,0 +1,164 @@
+# shellcheck shell=bash
+# The names a user may give, and where each list lives: configs (kernel
+# config fragments), injection states, fio workloads, views, guest tests,
+# job files.  Every list is read from the files it names, so a new fragment
+# or fio job is a new valid name without a change here.  catalog_NAMES
+# lists the valid ones, catalog_is_NAME checks one, printing nothing.
+#
+# Sourcing this file defines functions and nothing else.
+
+# catalog_dir VAR WHAT: the path of WHAT into the variable VAR, without a
+# subshell: the one place that knows where things are.  The repository is
+# CATALOG_REPO when set (the resolver sets it once), else this file's.
+catalog_dir() {
+	local -n catalog_var=$1
+	local repo=${CATALOG_REPO:-}
+	[[ -n $repo ]] || repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+	# shellcheck disable=SC2034 # the caller's variable, by name
+	case $2 in
+	repo) catalog_var=$repo ;;
+	table) catalog_var=$repo/bench/plan/settings.table ;;
+	drivers) catalog_var=$repo/bench/plan/drivers ;;
+	views) catalog_var=$repo/bench/plan/views ;;
+	jobs) catalog_var=$repo/bench/jobs ;;
+	configs) catalog_var=$repo/bench/configs ;;
+	fio) catalog_var=$repo/bench/fio ;;
+	tests) catalog_var=$repo/tests/block ;;
+	series) catalog_var=$repo/patches ;;
+	source) catalog_var=/usr/src/linux-source-6.12.tar.xz ;;
+	*) return 1 ;;
+	esac
+}
+
+# catalog_path WHAT: the same, printed.
+catalog_path() {
+	local p
+	catalog_dir p "$1"
+	printf '%s\n' "$p"
+}
+
+# catalog_line: words on stdin, on one line.
+catalog_line() {
+	tr '\n' ' ' | sed 's/ *$//'
+}
+
+# catalog_names DIR SUFFIX: the files DIR/*SUFFIX, by name.
+catalog_names() {
+	local f
+	for f in "$1"/*"$2"; do
+		[[ -f $f ]] && basename "$f" "$2"
+	done
+	return 0
+}
+
+# catalog_file WHAT NAME SUFFIX: NAME is a plain name (it becomes a file
+# or directory name: no path in it) and WHAT holds NAME+SUFFIX.
+catalog_file() {
+	local dir
+	[[ $2 =~ ^[a-z0-9][a-z0-9-]*$ ]] || return 1
+	catalog_dir dir "$1"
+	[[ -f $dir/$2$3 ]]
+}
+
+# Kernel configs: bench/configs/NAME.config, common.config being the base
+# of all of them.
+catalog_configs() {
+	catalog_names "$(catalog_path configs)" .config | grep -vx common
+}
+
+catalog_is_config() {
+	[[ $1 != common ]] && catalog_file configs "$1" .config
+}
+
+# catalog_config_has CONFIG SYMBOL: the fragment sets SYMBOL=y.
+catalog_config_has() {
+	local dir line
+	catalog_dir dir configs
+	while IFS= read -r line; do
+		[[ $line != "$2=y" ]] || return 0
+	done <"$dir/$1.config"
+	return 1
+}
+
+catalog_configs_with() {
+	local c
+	for c in $(catalog_configs); do
+		if catalog_config_has "$c" "$1"; then printf '%s\n' "$c"; fi
+	done
+}
+
+# catalog_has_feature CONFIG: it builds error injection in; a config
+# without it is measured in state off only.
+catalog_has_feature() {
+	catalog_config_has "$1" CONFIG_BLK_ERROR_INJECTION
+}
+
+catalog_is_feature_config() {
+	catalog_is_config "$1" && catalog_has_feature "$1"
+}
+
+catalog_feature_configs() {
+	catalog_configs_with CONFIG_BLK_ERROR_INJECTION
+}
+
+# Injection states: bench/guest/state.sh's, rules-N from 1 to 10000.
+catalog_states() {
+	printf '%s\n' off key-off key-on-other match-chance ei-idle ei-rule fmr-p0 \
+		dm-linear dm-error-unused dm-flakey-up dm-dust bpf-detached bpf-idle bpf-rule
+}
+
+# catalog_states_help: the states as a user may give them.
+catalog_states_help() {
+	catalog_states
+	echo 'rules-N (N from 1 to 10000)'
+}
+
+catalog_is_state() {
+	if [[ $1 =~ ^rules-([1-9][0-9]{0,4})$ ]] && ((BASH_REMATCH[1] <= 10000)); then return 0; fi
+	case $1 in
+	off | key-off | key-on-other | match-chance | ei-idle | ei-rule | fmr-p0) ;;
+	dm-linear | dm-error-unused | dm-flakey-up | dm-dust) ;;
+	bpf-detached | bpf-idle | bpf-rule) ;;
+	*) return 1 ;;
+	esac
+}
+
+# catalog_state_needs STATE: the config symbol a state needs besides the
+# feature itself.
+catalog_state_needs() {
+	case $1 in
+	fmr-p0) echo CONFIG_FAIL_MAKE_REQUEST ;;
+	esac
+}
+
+# fio workloads: bench/fio/NAME.fio.
+catalog_workloads() {
+	catalog_names "$(catalog_path fio)" .fio
+}
+
+catalog_is_workload() {
+	catalog_file fio "$1" .fio
+}
+
+# Views: bench/plan/views/NAME.job.
+catalog_views() {
+	catalog_names "$(catalog_path views)" .job
+}
+
+catalog_is_view() {
+	catalog_file views "$1" .job
+}
+
+# Guest tests: tests/block/NNN-NAME, each beside its golden NNN-NAME.out.
+catalog_tests() {
+	catalog_names "$(catalog_path tests)" '' | grep -E '^[0-9]' | grep -v '\.out'
+}
+
+catalog_is_test() {
+	[[ $1 == [0-9]* && $1 != *.out ]] && catalog_file tests "$1" ''
+}
+
+# Job files of the matrix: bench/jobs/NAME.job.
+catalog_job_files() {
+	catalog_names "$(catalog_path jobs)" .job
+}

@@ -1,0 +1,1034 @@
+# shellcheck shell=bash
+# The settings resolver.  The job files, the environment and make's
+# variables go through here once; every value is checked, and what comes
+# out is one plan that every stage reads.  What each setting may hold,
+# its default and the commands that read it are bench/plan/settings.table;
+# a driver's own defaults (and the settings it does not let a user change)
+# are bench/plan/drivers/DRIVER.job.
+#
+# Every problem is collected and printed, each naming the valid values,
+# and the command exits 2 having done nothing: no directory made, no file
+# written, nothing extracted, built or booted.
+#
+# Sourcing this file defines functions (its own and bench/lib/catalog.sh's)
+# and nothing else.  Entry points:
+#   settings_resolve DRIVER [NAME=VALUE...]   0, or 2 after printing the problems
+#   settings_write_plan FILE                   the plan, KEY=VALUE a line
+#   settings_print                             NAME=VALUE  (from WHERE) a line
+#   settings_accel_defaults ACCEL              what "auto" stands for under ACCEL
+#   settings_drivers                           the drivers, one a line
+#
+# Layers, later ones win: the table's default; for the drivers of the
+# matrix bench/jobs/default.job, then the job file JOB_FILE names; the
+# driver's own file; the environment (where make puts VAR=... of its
+# command line); NAME=VALUE arguments.  An empty value is an error except
+# for a list that may be empty (WORKLOADS=: none).
+
+# shellcheck source=bench/lib/catalog.sh
+. "${BASH_SOURCE[0]%/*}/catalog.sh"
+
+# --- the registry: bench/plan/settings.table ------------------------------
+
+# st_init DRIVER: empty state, the registry loaded, the driver known.
+st_init() {
+	declare -g ST_REPO ST_DRIVER=$1 ST_OUT='' CATALOG_REPO=''
+	declare -ga ST_NAMES=() ST_ERRORS=() ST_DERIVED=() ST_MINE=()
+	declare -gA ST_SCOPE=() ST_TYPE=() ST_DEFAULT=() ST_DRIVERS=() ST_WHAT=() ST_OLDOF=()
+	declare -gA ST_GROUP=() ST_VAL=() ST_FROM=() ST_FIXED=() ST_ORIGIN=() ST_UVAL=() ST_ALSO=() ST_VIEW=()
+	catalog_dir ST_REPO repo
+	CATALOG_REPO=$ST_REPO
+	st_load_registry
+}
+
+# st_driver_known: some setting is read by ST_DRIVER.
+st_driver_known() {
+	local n
+	[[ $ST_DRIVER =~ ^[a-z-]+$ ]] || return 1
+	for n in "${ST_NAMES[@]}"; do
+		[[ ${ST_DRIVERS[$n]} != *" $ST_DRIVER "* ]] || return 0
+	done
+	return 1
+}
+
+st_load_registry() {
+	local kind name scope type def drivers old what w table
+	catalog_dir table table
+	while IFS=$'\x1f' read -r kind name scope type def drivers old what; do
+		if [[ $kind == G ]]; then
+			ST_GROUP[$name]=$scope
+			continue
+		fi
+		ST_NAMES+=("$name")
+		ST_SCOPE[$name]=$scope ST_TYPE[$name]=$type ST_DEFAULT[$name]=$def ST_WHAT[$name]=$what
+		ST_DRIVERS[$name]=''
+		for w in $drivers; do
+			if [[ $w == @* ]]; then
+				ST_DRIVERS[$name]+=" ${ST_GROUP[${w#@}]}"
+			else
+				ST_DRIVERS[$name]+=" $w"
+			fi
+		done
+		ST_DRIVERS[$name]+=' '
+		for w in $old; do ST_OLDOF[$w]=$name; done
+	done < <(awk -F'|' '
+		function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
+		/^[ \t]*(#|$)/ { next }
+		/^group / { split($0, g, "="); n = g[1]; sub(/^group +/, "", n)
+			printf "G\x1f%s\x1f%s\n", trim(n), trim(g[2]); next }
+		NF == 7 { printf "S"; for (i = 1; i <= 7; i++) printf "\x1f%s", trim($i); printf "\n"; next }
+		{ printf "bad line %d of the settings table: %s\n", NR, $0 > "/dev/stderr"; exit 1 }
+	' "$table")
+}
+
+# settings_drivers: every driver some setting names.
+settings_drivers() {
+	[[ -n ${ST_REPO:-} ]] || st_init ''
+	local n
+	for n in "${ST_NAMES[@]}"; do printf '%s\n' "${ST_DRIVERS[$n]}"; done | tr ' ' '\n' | grep . | sort -u
+}
+
+# st_reads NAME: the driver reads NAME from a job file or the environment,
+# or its own file fixes it.
+st_reads() {
+	[[ -n ${ST_SCOPE[$1]:-} && ${ST_SCOPE[$1]} != recipe &&
+		(${ST_DRIVERS[$1]} == *" $ST_DRIVER "* || -n ${ST_ALSO[$1]:-}) ]]
+}
+
+# st_driver_names: the settings the driver reads, in the table's order
+# (ST_MINE once its own file has been read).
+st_driver_names() {
+	local n
+	if ((${#ST_MINE[@]} > 0)); then
+		printf '%s\n' "${ST_MINE[@]}"
+		return
+	fi
+	for n in "${ST_NAMES[@]}"; do
+		if st_reads "$n"; then printf '%s\n' "$n"; fi
+	done
+}
+
+# --- problems ---------------------------------------------------------------
+
+st_err() {
+	ST_ERRORS+=("$*")
+}
+
+# st_bad NAME PROBLEM: NAME's value (and where it came from) is wrong.
+st_bad() {
+	local n=$1
+	shift
+	if [[ -z ${ST_VAL[$n]:-} ]]; then
+		st_err "$n is empty (${ST_FROM[$n]:-the default}): $*"
+	else
+		st_err "$n='${ST_VAL[$n]}' (${ST_FROM[$n]:-the default}): $*"
+	fi
+}
+
+# --- names that look like ours ----------------------------------------------
+
+# st_edits A B: the edit distance of two short words.
+st_edits() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		n = length(a); m = length(b)
+		for (i = 0; i <= n; i++) d[i, 0] = i
+		for (j = 0; j <= m; j++) d[0, j] = j
+		for (i = 1; i <= n; i++) for (j = 1; j <= m; j++) {
+			c = substr(a, i, 1) != substr(b, j, 1)
+			v = d[i - 1, j] + 1; if (d[i, j - 1] + 1 < v) v = d[i, j - 1] + 1
+			if (d[i - 1, j - 1] + c < v) v = d[i - 1, j - 1] + c
+			d[i, j] = v
+		}
+		print d[n, m] }'
+}
+
+# st_lookalike NAME NEAR CANDIDATE...: the candidate NAME is a slip of:
+# another case, the singular or plural, underscores dropped and, with
+# NEAR=1, one or two letters off.  Names of fewer than 3 letters match
+# only by case.
+st_lookalike() {
+	local n=$1 near=$2 c up
+	shift 2
+	up=${n^^}
+	for c in "$@"; do
+		[[ $c != "$n" ]] || continue
+		if [[ $up == "$c" ]] ||
+			{ ((${#c} >= 3)) && [[ ${up}S == "$c" || $up == "${c}S" || ${up//_/} == "${c//_/}" ]]; } ||
+			{ [[ $near == 1 ]] && ((${#c} >= 4)) && (($(st_edits "$up" "$c") <= 2)); }; then
+			printf '%s\n' "$c"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# st_user_names: the names a user gave, with where: NAME=VALUE arguments
+# (ST_ORIGIN "the command line"), make's command line (MAKEFLAGS after
+# "--"), the environment.
+st_user_names() {
+	local kv n
+	local -a words
+	for kv in "$@"; do
+		[[ $kv =~ ^([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || { st_err "'$kv': want NAME=VALUE"; continue; }
+		ST_ORIGIN[${BASH_REMATCH[1]}]="the command line"
+		ST_UVAL[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+	done
+	while read -r n; do
+		[[ -z ${ST_ORIGIN[$n]:-} ]] || continue
+		ST_ORIGIN[$n]="the environment"
+		ST_UVAL[$n]=${!n}
+	done < <(compgen -e)
+	[[ -n ${MAKELEVEL:-} && ${MAKEFLAGS:-} == *" -- "* ]] || return 0
+	read -r -a words <<<"${MAKEFLAGS#* -- }"
+	for kv in "${words[@]}"; do
+		[[ $kv =~ ^([A-Za-z_][A-Za-z0-9_]*)= && ${ST_ORIGIN[${BASH_REMATCH[1]}]:-} == "the environment" ]] &&
+			ST_ORIGIN[${BASH_REMATCH[1]}]="make's command line"
+	done
+}
+
+# st_check_names: a name a user gave that is not one of the driver's
+# settings but looks like one, an old name, or (given to this command on
+# its own or make's command line) another command's setting, is an error.
+# Other names in the environment are left alone.
+st_check_names() {
+	local n origin like
+	local -a mine=("${ST_MINE[@]}") names
+	# in name order, so that the same input gives the same messages
+	mapfile -t names < <(printf '%s\n' "${!ST_ORIGIN[@]}" | LC_ALL=C sort)
+	for n in "${names[@]}"; do
+		origin=${ST_ORIGIN[$n]}
+		! st_reads "$n" || continue
+		if [[ -n ${ST_OLDOF[$n]:-} ]] && st_reads "${ST_OLDOF[$n]}"; then
+			st_err "$n ($origin) is now ${ST_OLDOF[$n]}: one name for one thing everywhere"
+		elif [[ $origin != "the environment" ]]; then
+			like=$(st_lookalike "$n" 1 "${mine[@]}" || true)
+			if [[ -n ${ST_SCOPE[$n]:-} && ${ST_SCOPE[$n]} != recipe ]]; then
+				st_err "$n ($origin) is not read by $ST_DRIVER (it is a setting of:${ST_DRIVERS[$n]% })${like:+; did you mean $like?}"
+			elif [[ -n $like ]]; then
+				st_err "$n ($origin) is not a setting of $ST_DRIVER: did you mean $like?"
+			else
+				st_err "$n ($origin) is not a setting of $ST_DRIVER (its settings: ${mine[*]})"
+			fi
+		elif like=$(st_lookalike "$n" 0 "${mine[@]}"); then
+			st_err "$n ($origin) is not a setting of $ST_DRIVER: did you mean $like?"
+		fi
+	done
+}
+
+# --- job files ----------------------------------------------------------------
+
+# st_parse_job FILE: "KEY<US>VALUE<US>LINE" for each setting of FILE,
+# blanks squeezed, or "ERROR<US>TEXT" for a line that is not NAME = VALUE
+# or a name set twice.
+st_parse_job() {
+	awk -v file="$1" '
+		/^[ \t]*(#|$)/ { next }
+		{
+			if (!match($0, /^[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*=/)) {
+				printf "ERROR\x1f%s:%d: expected NAME = VALUE, got \"%s\"\n", file, NR, $0; next
+			}
+			key = substr($0, 1, RLENGTH - 1); gsub(/[ \t]/, "", key)
+			val = substr($0, RLENGTH + 1); gsub(/[ \t]+/, " ", val); sub(/^ /, "", val); sub(/ $/, "", val)
+			if (key in seen) { printf "ERROR\x1f%s:%d: %s set twice (first on line %d)\n", file, NR, key, seen[key]; next }
+			seen[key] = NR
+			printf "%s\x1f%s\x1f%d\n", key, val, NR
+		}' "$1"
+}
+
+# st_job_keys KIND: the names a job file of KIND may set.  matrix: the
+# job-scope settings; driver: any setting, and FIXED; view: its recipe
+# keys and its own CONFIGS, STATES and WORKLOADS.
+st_job_keys() {
+	local n
+	for n in "${ST_NAMES[@]}"; do
+		case $1:${ST_SCOPE[$n]} in
+		matrix:job | driver:job | driver:env | view:recipe) printf '%s\n' "$n" ;;
+		esac
+	done
+	case $1 in
+	driver) echo FIXED ;;
+	view) printf '%s\n' CONFIGS STATES WORKLOADS ;;
+	esac
+}
+
+# st_read_job FILE KIND ARRAY: the settings of FILE into the associative
+# array ARRAY (KEY -> VALUE, and "KEY@" -> FILE:LINE); a bad line, a name
+# set twice or a name KIND may not set is a problem.
+st_read_job() {
+	local file=$1 kind=$2 key val line rel like
+	local -n st_into=$3
+	local -a keys
+	mapfile -t keys < <(st_job_keys "$kind")
+	rel=${file#"$ST_REPO"/}
+	while IFS=$'\x1f' read -r key val line; do
+		if [[ $key == ERROR ]]; then
+			st_err "${val/#"$ST_REPO"\//}"
+		elif [[ " ${keys[*]} " != *" $key "* ]]; then
+			like=$(st_lookalike "$key" 1 "${keys[@]}" || true)
+			st_err "$rel:$line: unknown setting $key${like:+ (did you mean $like?)} (valid: ${keys[*]})"
+		else
+			st_into["$key"]=$val
+			# shellcheck disable=SC2034 # the caller's array, by name
+			st_into["$key@"]=$rel:$line
+		fi
+	done < <(st_parse_job "$file")
+}
+
+# st_apply ARRAY: the values of a job file read by st_read_job for the
+# settings the driver reads.
+st_apply() {
+	local key
+	local -n st_from=$1
+	for key in "${!st_from[@]}"; do
+		# JOB_FILE is read before the job files, and checked there
+		if [[ $key == *@ || $key == FIXED || $key == JOB_FILE ]] || ! st_reads "$key"; then continue; fi
+		ST_VAL[$key]=${st_from[$key]}
+		ST_FROM[$key]=${st_from[$key@]}
+	done
+}
+
+# st_layers: every layer in order (see the top of this file).
+st_layers() {
+	local n drv job jobs
+	# shellcheck disable=SC2034 # filled by st_read_job, by name
+	local -A st_drv=() st_default=() st_job=()
+	catalog_dir drv drivers
+	drv+=/$ST_DRIVER.job
+	[[ ! -f $drv ]] || st_read_job "$drv" driver st_drv
+	for n in ${st_drv[FIXED]:-}; do
+		ST_FIXED[$n]=${st_drv[$n]-}
+		ST_ALSO[$n]=1
+	done
+	mapfile -t ST_MINE < <(st_driver_names)
+	for n in "${ST_MINE[@]}"; do
+		ST_VAL[$n]=${ST_DEFAULT[$n]}
+		ST_FROM[$n]="the default"
+	done
+	if st_reads JOB_FILE; then
+		[[ -z ${st_drv[JOB_FILE]:-} ]] || { ST_VAL[JOB_FILE]=${st_drv[JOB_FILE]}; ST_FROM[JOB_FILE]=${st_drv[JOB_FILE@]}; }
+		st_user_value JOB_FILE
+		if st_check JOB_FILE; then
+			catalog_dir jobs jobs
+			st_read_job "$jobs/default.job" matrix st_default
+			st_apply st_default
+			job=${ST_VAL[JOB_FILE]}
+			if [[ $job != "$jobs/default.job" ]]; then
+				st_read_job "$job" matrix st_job
+				st_apply st_job
+			fi
+		fi
+	fi
+	st_apply st_drv
+	[[ $ST_DRIVER != views ]] || st_read_views
+	for n in "${ST_MINE[@]}"; do
+		[[ $n == JOB_FILE ]] || st_user_value "$n"
+	done
+}
+
+# st_user_value NAME: the user's value of NAME, if given, wins; a setting
+# the driver fixes may only be given its fixed value.
+st_user_value() {
+	local n=$1 want got
+	[[ -n ${ST_ORIGIN[$n]:-} ]] || return 0
+	if [[ -n ${ST_FIXED[$n]+set} ]]; then
+		read -r -a want <<<"${ST_FIXED[$n]}"
+		read -r -a got <<<"${ST_UVAL[$n]}"
+		[[ ${want[*]} == "${got[*]}" ]] ||
+			st_err "$n='${ST_UVAL[$n]}' (${ST_ORIGIN[$n]}): $ST_DRIVER always runs with $n='${ST_FIXED[$n]}' (bench/plan/drivers/$ST_DRIVER.job)"
+		return 0
+	fi
+	ST_VAL[$n]=${ST_UVAL[$n]}
+	ST_FROM[$n]=${ST_ORIGIN[$n]}
+}
+
+# --- the checks of each type --------------------------------------------------
+
+# st_check NAME: check ST_VAL[NAME] by its type; on success the value is
+# replaced by its canonical form (lists on one line, paths absolute).
+st_check() {
+	local n=$1 type args fn before=${#ST_ERRORS[@]}
+	local -a argv=()
+	type=${ST_TYPE[$n]%%:*}
+	args=${ST_TYPE[$n]#"$type"}
+	args=${args#:}
+	ST_OUT=${ST_VAL[$n]}
+	# a value is one line: nothing downstream could read a second one
+	if [[ ${ST_VAL[$n]} == *$'\n'* || ${ST_VAL[$n]} == *$'\r'* ]]; then
+		st_bad "$n" "a value is one line"
+		return 1
+	fi
+	if [[ -z ${ST_VAL[$n]//[[:space:]]/} ]]; then
+		case $type in
+		configs0 | workloads0 | view-states0 | tests0 | words | cc | llvm | arch | refuse) ST_VAL[$n]=''; return 0 ;;
+		esac
+		st_bad "$n" "$(st_want "$n")"
+		return 1
+	fi
+	fn=st_check_${type//-/_}
+	[[ -z $args ]] || IFS=: read -r -a argv <<<"$args"
+	"$fn" "$n" "${ST_VAL[$n]}" "${argv[@]}"
+	((${#ST_ERRORS[@]} == before)) || return 1
+	ST_VAL[$n]=$ST_OUT
+}
+
+# st_want NAME: what NAME may hold, for the message about an empty value.
+st_want() {
+	local type=${ST_TYPE[$1]} lo hi
+	case $type in
+	int:* | int-auto:*)
+		IFS=: read -r _ lo hi <<<"$type"
+		printf 'want a whole number from %s to %s%s\n' "$lo" "$hi" "$([[ $type == int-auto:* ]] && echo ', or auto')" ;;
+	enum:*) printf 'want one of: %s\n' "$(tr , ' ' <<<"${type#enum:}")" ;;
+	bool) echo 'want 0 or 1' ;;
+	configs | config) printf 'want config names (valid: %s)\n' "$(catalog_configs | catalog_line)" ;;
+	states) printf 'want states (valid: %s)\n' "$(catalog_states_help | catalog_line)" ;;
+	views) printf 'want views (valid: %s, or all)\n' "$(catalog_views | catalog_line)" ;;
+	*) printf 'want %s\n' "${ST_WHAT[$1]}" ;;
+	esac
+}
+
+# st_int NAME VALUE MIN MAX [auto]: a whole decimal number in range.
+# Leading zeros are dropped; more than 18 digits is out of range before
+# bash's arithmetic could overflow.
+st_int() {
+	local n=$1 v=$2 lo=$3 hi=$4 auto=${5:-} d
+	local range="from $lo to $hi${auto:+, or auto}"
+	if [[ -n $auto && $v == auto ]]; then
+		ST_OUT=auto
+		return
+	fi
+	if [[ ! $v =~ ^[+-]?[0-9]+$ ]]; then
+		st_bad "$n" "not a whole number: want one $range"
+		return
+	fi
+	st_decimal d "${v#[+-]}"
+	if [[ $v == -* && $d != 0 ]]; then
+		st_bad "$n" "negative: want a whole number $range"
+	elif ((${#d} > 18)) || ((10#$d > hi || 10#$d < lo)); then
+		st_bad "$n" "out of range: want a whole number $range"
+	else
+		ST_OUT=$((10#$d))
+	fi
+}
+
+# st_decimal VAR DIGITS: DIGITS without leading zeros (0 stays) into VAR.
+st_decimal() {
+	local -n st_dec=$1
+	st_dec=$2
+	while [[ $st_dec == 0?* ]]; do st_dec=${st_dec#0}; done
+}
+
+st_check_int() { st_int "$1" "$2" "$3" "$4"; }
+st_check_int_auto() { st_int "$1" "$2" "$3" "$4" auto; }
+
+st_check_bool() {
+	[[ $2 == [01] ]] || st_bad "$1" "want 0 or 1"
+}
+
+st_check_enum() {
+	local valid=${3//,/ }
+	[[ " $valid " == *" $2 "* ]] || st_bad "$1" "unknown value (valid: $valid)"
+}
+
+# st_check_pct: a percentage above 0 and at most 100.
+st_check_pct() {
+	if [[ ! $2 =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
+		st_bad "$1" "not a number: want a percentage above 0, at most 100 (e.g. 1 or 0.5)"
+	elif ! awk -v v="$2" 'BEGIN { exit !(v > 0 && v <= 100) }'; then
+		st_bad "$1" "out of range: want a percentage above 0, at most 100"
+	fi
+}
+
+# st_check_ramp: fio's ramp_time: whole seconds, or a whole number with ms
+# or s (fio refuses 0.2); at most an hour.
+st_check_ramp() {
+	local n=$1 v=$2 ms
+	[[ $v != auto ]] || return 0
+	if [[ ! $v =~ ^([0-9]+)(ms|s)?$ ]]; then
+		st_bad "$n" "want whole seconds, or a whole number with ms or s (e.g. 200ms), or auto"
+		return
+	fi
+	st_decimal ms "${BASH_REMATCH[1]}"
+	[[ ${BASH_REMATCH[2]} == ms || $ms == 0 ]] || ms=${ms}000
+	if ((${#ms} > 12)) || ((10#$ms > 3600000)); then
+		st_bad "$n" "out of range: at most 3600s"
+	fi
+}
+
+# st_list NAME VALUE KIND IS_FN LIST_FN: a list of distinct words, each
+# accepted by IS_FN WORD; LIST_FN lists the valid ones for the message.
+st_list() {
+	local n=$1 v=$2 kind=$3 fn=$4 list=$5 w
+	local -A seen=()
+	local -a out=()
+	for w in $v; do
+		if [[ -n ${seen[$w]:-} ]]; then
+			st_bad "$n" "'$w' is listed twice"
+			continue
+		fi
+		seen[$w]=1
+		if ! "$fn" "$w"; then
+			st_bad "$n" "'$w' is not a $kind (valid: $("$list" | catalog_line))"
+			continue
+		fi
+		out+=("$w")
+	done
+	ST_OUT=${out[*]}
+}
+
+# --- lists of names ------------------------------------------------------------
+
+st_is_cfunc() {
+	[[ $1 =~ ^[A-Za-z_][A-Za-z0-9_.]*$ ]]
+}
+
+st_cfuncs_help() {
+	echo 'C identifiers, e.g. submit_bio_noacct_nocheck'
+}
+
+st_views_help() {
+	printf '%s, or all\n' "$(catalog_views | catalog_line)"
+}
+
+st_check_configs() { st_list "$1" "$2" config catalog_is_config catalog_configs; }
+st_check_configs0() { st_check_configs "$@"; }
+st_check_states() { st_list "$1" "$2" state catalog_is_state catalog_states_help; }
+st_check_workloads0() { st_list "$1" "$2" workload catalog_is_workload catalog_workloads; }
+st_check_tests0() { st_list "$1" "$2" test catalog_is_test catalog_tests; }
+st_check_cfuncs() { st_list "$1" "$2" 'function name' st_is_cfunc st_cfuncs_help; }
+
+st_check_config() {
+	[[ $2 != *' '* ]] || { st_bad "$1" "one config, not a list (valid: $(catalog_configs | catalog_line))"; return; }
+	catalog_is_config "$2" || st_bad "$1" "not a config (valid: $(catalog_configs | catalog_line))"
+}
+
+# st_check_views: "all" stands for every view.
+st_check_views() {
+	local w
+	local -a v=()
+	for w in $2; do
+		if [[ $w == all ]]; then mapfile -t -O "${#v[@]}" v < <(catalog_views); else v+=("$w"); fi
+	done
+	st_list "$1" "${v[*]}" view catalog_is_view st_views_help
+}
+
+# st_check_view_states0: each a state of one of the views VIEWS names.
+st_check_view_states0() {
+	local n=$1 s all
+	local -A seen=()
+	local -a out=()
+	all=$(st_view_states_all)
+	for s in $2; do
+		[[ -z ${seen[$s]:-} ]] || { st_bad "$n" "'$s' is listed twice"; continue; }
+		seen[$s]=1
+		out+=("$s")
+		[[ " $all " == *" $s "* ]] ||
+			st_bad "$n" "'$s' is no state of the views $(st_view_list) (valid: $all)"
+	done
+	ST_OUT=${out[*]}
+}
+
+# st_view_list: the views VIEWS names, once checked (all of them otherwise).
+st_view_list() {
+	if [[ -n ${ST_VAL[VIEWS]:-} && ${ST_VAL[VIEWS]} != all ]]; then
+		tr ' ' '\n' <<<"${ST_VAL[VIEWS]}" | awk 'NF && !s[$0]++' | catalog_line
+	else
+		catalog_views | catalog_line
+	fi
+}
+
+# st_read_views: every view's job file into ST_VIEW, VIEW:KEY -> VALUE.
+st_read_views() {
+	local v k dir
+	catalog_dir dir views
+	for v in $(catalog_views); do
+		# shellcheck disable=SC2034 # filled by st_read_job, by name
+		local -A st_view=()
+		st_read_job "$dir/$v.job" view st_view
+		for k in "${!st_view[@]}"; do ST_VIEW[$v:$k]=${st_view[$k]}; done
+		unset st_view
+	done
+}
+
+st_view_states_all() {
+	local v
+	for v in $(st_view_list); do printf '%s\n' "${ST_VIEW[$v:STATES]:-}"; done | tr ' ' '\n' | awk 'NF && !s[$0]++' | catalog_line
+}
+
+# st_check_jobfile: a name in bench/jobs or the path of a .job file; the
+# canonical value is the file's absolute path.
+st_check_jobfile() {
+	local n=$1 v=$2 dir
+	catalog_dir dir jobs
+	if catalog_file jobs "$v" .job; then
+		ST_OUT=$dir/$v.job
+	elif [[ $v == *.job && -f $v && -r $v ]]; then
+		ST_OUT=$(cd "$(dirname "$v")" && pwd -P)/$(basename "$v")
+	else
+		st_bad "$n" "unknown job file (valid: $(catalog_job_files | catalog_line), or the path of a readable .job file)"
+	fi
+}
+
+# st_check_runid: one directory name, never a path.
+st_check_runid() {
+	[[ $2 == auto ]] && return
+	if [[ $2 == . || $2 == .. || ! $2 =~ ^[A-Za-z0-9._+-]{1,100}$ || $2 == -* ]]; then
+		st_bad "$1" "a run's name, not a path: letters, digits and . _ + - (no /), at most 100, not . or .."
+	fi
+}
+
+# st_abs VAR PATH: PATH made absolute (relative to the current
+# directory) into VAR, without resolving what does not exist yet.
+st_abs() {
+	local -n st_abs_var=$1
+	# shellcheck disable=SC2034 # the caller's variable, by name
+	if [[ $2 == /* ]]; then st_abs_var=$2; else st_abs_var=$PWD/$2; fi
+}
+
+# st_writable DIR: a directory can be made in DIR now (access(2) says yes
+# to root on /proc, so make one and remove it at once).
+st_writable() {
+	local probe
+	[[ -d $1 && -w $1 && -x $1 ]] || return 1
+	probe=$(mktemp -d "$1/.bib-probe.XXXXXX" 2>/dev/null) || return 1
+	rmdir "$probe"
+}
+
+# st_check_root: a directory the suite may write: it exists and is
+# writable, or its nearest existing parent is.  Defaults are relative to
+# the repository.
+st_check_root() {
+	local n=$1 v=$2 p
+	[[ ${ST_FROM[$n]} != "the default" ]] || v=$ST_REPO/$v
+	st_abs v "$v"
+	if [[ -e $v && ! -d $v ]]; then
+		st_bad "$n" "exists and is not a directory"
+		return
+	fi
+	p=$v
+	while [[ ! -e $p ]]; do p=${p%/*}; p=${p:-/}; done
+	if [[ ! -d $p ]]; then
+		st_bad "$n" "$p is not a directory"
+	elif ! st_writable "$p"; then
+		st_bad "$n" "not writable ($p refuses new directories)"
+	fi
+	ST_OUT=$v
+}
+
+# st_committed DIR: DIR holds files tracked by git (a committed run).
+st_committed() {
+	[[ -n $(git -C "$ST_REPO" ls-files -- "$1" 2>/dev/null | head -n 1) ]]
+}
+
+# st_check_run_dir: an existing results directory (runs.csv and
+# meta.json).  run-dir-local: also not a committed one, which make never
+# writes into.
+st_check_run_dir() {
+	local n=$1 v
+	st_abs v "$2"
+	v=${v%/}
+	if [[ ! -d $v ]]; then
+		st_bad "$n" "no such directory (want a results directory, e.g. results/<run>)"
+	elif [[ ! -f $v/runs.csv || ! (-f $v/meta.json || -f $v/meta.env) ]]; then
+		st_bad "$n" "not a results directory (it has no runs.csv and meta.json)"
+	fi
+	ST_OUT=$v
+}
+
+st_check_run_dir_local() {
+	st_check_run_dir "$@"
+	if [[ -d $ST_OUT ]] && st_committed "$ST_OUT"; then
+		st_bad "$1" "a committed run, which make never writes into: copy it (cp -r $2 /tmp/run) and name the copy, or a run made on this machine"
+	fi
+}
+
+# st_check_ksrc: a git checkout (its top), an extracted tree or a tarball.
+st_check_ksrc() {
+	local n=$1 v top
+	st_abs v "$2"
+	if [[ -d $v ]]; then
+		top=$(git -C "$v" rev-parse --show-toplevel 2>/dev/null || true)
+		if [[ -n $top && $top == "$(cd "$v" && pwd -P)" ]]; then
+			ST_DERIVED+=("${n}_KIND=git")
+		elif [[ -f $v/Makefile && -f $v/Kconfig ]]; then
+			ST_DERIVED+=("${n}_KIND=dir")
+		else
+			st_bad "$n" "not a kernel source: give a git checkout (its top directory), an extracted tree (Makefile and Kconfig at its top) or a tarball"
+		fi
+	elif [[ -f $v ]]; then
+		case $v in
+		*.tar | *.tar.gz | *.tgz | *.tar.xz | *.txz | *.tar.bz2 | *.tar.zst) ST_DERIVED+=("${n}_KIND=tar") ;;
+		*) st_bad "$n" "a file must be a tarball (.tar, .tar.gz, .tar.xz, .tar.bz2, .tar.zst); or give a git checkout or an extracted tree" ;;
+		esac
+	else
+		st_bad "$n" "no such file or directory (give a git checkout, an extracted tree or a tarball; unset it for $(catalog_path source))"
+	fi
+	ST_OUT=$v
+}
+
+# st_check_series: none, or a directory whose series file lists at least
+# one patch, each once, each there.
+st_check_series() {
+	local n=$1 v p
+	local -A seen=()
+	local -a listed=()
+	[[ $2 != none ]] || return 0
+	st_abs v "$2"
+	v=${v%/}
+	if [[ ! -d $v || ! -f $v/series ]]; then
+		st_bad "$n" "no series file: give a directory with a 'series' file listing its patches in order (like patches/), or none for a tree that already has the change"
+		return
+	fi
+	mapfile -t listed < <(sed -e 's/#.*//' -e 's/[[:space:]].*//' "$v/series" | grep -v '^$')
+	((${#listed[@]} > 0)) || st_bad "$n" "its series file lists no patches"
+	for p in "${listed[@]}"; do
+		[[ -z ${seen[$p]:-} ]] || st_bad "$n" "its series file lists $p twice"
+		seen[$p]=1
+		[[ -f $v/$p ]] || st_bad "$n" "$p is listed in its series file but missing"
+	done
+	ST_OUT=$(cd "$v" && pwd -P)
+}
+
+# st_check_baseline: "CONFIG STATE"; whether it is a row is checked with
+# the matrix (st_cross).
+st_check_baseline() {
+	local -a w
+	read -r -a w <<<"$2"
+	((${#w[@]} == 2)) || { st_bad "$1" "want two words, CONFIG STATE (e.g. 'off off')"; return; }
+	ST_OUT="${w[0]} ${w[1]}"
+}
+
+st_check_program() {
+	command -v "$2" >/dev/null || st_bad "$1" "no such program (not a path to an executable, not on PATH)"
+}
+
+st_check_words() { :; }
+
+st_check_origin() {
+	[[ $2 =~ ^[a-z0-9_]+$ ]] || st_bad "$1" "KCIDB origins are [a-z0-9_]+"
+}
+
+# st_check_cc: the kernels are built with gcc through ccache (kernel.sh
+# check-vars says the same); CC may only name it.
+st_check_cc() {
+	[[ $2 == gcc || $2 == cc || $2 == 'ccache gcc' ]] ||
+		st_bad "$1" "kernels are built with gcc through ccache (CC=\"ccache gcc\"); CC may be unset, gcc or cc"
+}
+
+# st_check_llvm: kbuild reads any non-empty LLVM as "use LLVM"; clang
+# builds are not supported (kernel.sh check-vars).
+st_check_llvm() {
+	st_bad "$1" "clang/LLVM kernel builds are not supported: unset LLVM"
+}
+
+st_check_arch() {
+	[[ $2 == x86_64 || $2 == x86 ]] ||
+		st_bad "$1" "kernels are built for x86_64 only (ARCH may be unset, x86 or x86_64): the guests are qemu-system-x86_64"
+}
+
+st_check_refuse() {
+	case $1 in
+	O | KBUILD_OUTPUT) st_bad "$1" "builds go to CACHE/build/CONFIG, where every stage finds them; set CACHE=DIR to put them elsewhere" ;;
+	*) st_bad "$1" "not used: the guests are x86_64, built with the host's gcc" ;;
+	esac
+}
+
+# --- checks across settings -------------------------------------------------
+
+# st_rows: the matrix's rows, "CONFIG STATE" a line: a config without the
+# feature has one row, off.
+st_rows() {
+	local c s
+	for c in ${ST_VAL[CONFIGS]}; do
+		if ! catalog_has_feature "$c"; then
+			printf '%s off\n' "$c"
+			continue
+		fi
+		for s in ${ST_VAL[STATES]}; do printf '%s %s\n' "$c" "$s"; done
+	done
+}
+
+# st_view_rows: the rows of the views VIEWS names, each view over its own
+# configs (layout) or CONFIGS, in its states that VIEW_STATES keeps.
+st_view_rows() {
+	local v c s cfgs states keep=${ST_VAL[VIEW_STATES]:-}
+	for v in $(st_view_list); do
+		cfgs=${ST_VIEW[$v:CONFIGS]:-}
+		states=${ST_VIEW[$v:STATES]:-}
+		for c in ${cfgs:-${ST_VAL[CONFIGS]}}; do
+			if ! catalog_has_feature "$c"; then
+				[[ ${ST_VIEW[$v:NEEDS]:-} == feature ]] || printf '%s off\n' "$c"
+				continue
+			fi
+			for s in $states; do
+				[[ -z $keep || " $keep " == *" $s "* ]] && printf '%s %s\n' "$c" "$s"
+			done
+		done
+	done | awk '!s[$0]++'
+}
+
+# st_baseline ROWS WHAT: BASELINE, when nothing set it, is "off off" if
+# that is a row, else the first row; either way it must be a row.
+st_baseline() {
+	local rows=$1
+	if [[ -z ${ST_VAL[BASELINE]} ]]; then
+		if grep -qx 'off off' <<<"$rows"; then ST_VAL[BASELINE]='off off'; else ST_VAL[BASELINE]=$(head -n 1 <<<"$rows"); fi
+		ST_FROM[BASELINE]="the first row"
+	fi
+	grep -qxF -- "${ST_VAL[BASELINE]}" <<<"$rows" ||
+		st_bad BASELINE "not a row of $2: set BASELINE to one of its rows: $(tr ' \n' '/ ' <<<"$rows" | sed 's/ $//')"
+}
+
+st_cross_views() {
+	st_baseline "$(st_view_rows)" "the views (CONFIGS from ${ST_FROM[CONFIGS]})"
+}
+
+st_cross_matrix() {
+	local c s sym
+	st_baseline "$(st_rows)" "the matrix (CONFIGS from ${ST_FROM[CONFIGS]}, STATES from ${ST_FROM[STATES]})"
+	for s in ${ST_VAL[STATES]}; do
+		sym=$(catalog_state_needs "$s")
+		[[ -n $sym ]] || continue
+		for c in ${ST_VAL[CONFIGS]}; do
+			catalog_has_feature "$c" || continue
+			catalog_config_has "$c" "$sym" ||
+				st_bad STATES "state $s needs $sym, which config $c lacks (configs with it: $(catalog_configs_with "$sym" | catalog_line))"
+		done
+	done
+}
+
+# st_cross_series NAME_KSRC NAME_SERIES: a tree without the feature cannot
+# build a config that asks for it; known before extracting it when the
+# source is Debian's (which lacks it) or a directory (its Kconfig says).
+st_cross_series() {
+	local k=$1 s=$2 ksrc series c need=''
+	series=${ST_VAL[$s]:-}
+	[[ $series == none ]] || return 0
+	ksrc=${ST_VAL[$k]:-}
+	for c in ${ST_VAL[CONFIGS]:-} ${ST_VAL[CONFIG]:-} ${ST_VAL[TEST_CONFIGS]:-}; do
+		catalog_has_feature "$c" && need+=" $c"
+	done
+	[[ -n $need ]] || return 0
+	if [[ -z $ksrc ]] || { [[ -d $ksrc ]] && ! grep -rqsE '^config BLK_ERROR_INJECTION' "$ksrc/block"; }; then
+		[[ -n $ksrc ]] || ksrc="Debian's linux-source-6.12"
+		st_bad "$s" "$ksrc has no BLK_ERROR_INJECTION, which config(s)$need need: give a series that adds it, or a KSRC with the change"
+	fi
+}
+
+# st_cross_run_id: the run's directory must not exist yet.
+st_cross_run_id() {
+	local id=${ST_VAL[RUN_ID]:-auto} root=${ST_VAL[RESULTS_ROOT]:-}
+	[[ $id != auto && -n $root ]] || return 0
+	[[ ! -e $root/$id ]] || st_bad RUN_ID "$root/$id exists already"
+}
+
+# st_cross_toolchain: the one toolchain the kernels are built with.
+st_cross_toolchain() {
+	ST_DERIVED+=("TOOLCHAIN=gcc")
+}
+
+# st_cross_accel: what can be known of the accelerator without a boot;
+# BOOTS=per-config is for tcg-icount only; something to measure.
+st_cross_accel() {
+	local accel=${ST_VAL[ACCEL]:-auto} used=''
+	if [[ $accel != auto ]]; then
+		used=$accel
+	elif [[ ! -r /dev/kvm || ! -w /dev/kvm ]]; then
+		used=tcg-icount
+	fi
+	[[ -n $used ]] || return 0
+	ST_DERIVED+=("ACCEL_USED=$used")
+	[[ ${ST_VAL[BOOTS]:-auto} != per-config || $used == tcg-icount ]] ||
+		st_bad BOOTS "per-config is for tcg-icount only (a boot's history moves $used's numbers); valid here: per-state, auto"
+	if st_reads WORKLOADS && st_reads FIO_IOS && [[ -z ${ST_VAL[WORKLOADS]} ]]; then
+		if [[ $used != tcg-icount ]]; then
+			st_bad WORKLOADS "nothing to measure under $used: the counted job (FIO_IOS) runs under tcg-icount only"
+		elif [[ ${ST_VAL[FIO_IOS]} == 0 ]]; then
+			st_bad WORKLOADS "nothing to measure: WORKLOADS is empty and FIO_IOS=0"
+		fi
+	fi
+}
+
+# st_cross_results: the default RESULTS is the newest run made on this
+# machine (listed in CACHE/runs-made by the runs themselves).
+st_cross_results() {
+	local d last=''
+	[[ -z ${ST_VAL[RESULTS]} ]] || return 0
+	if [[ -f ${ST_VAL[CACHE]}/runs-made ]]; then
+		while read -r d; do
+			[[ -d $d && -f $d/runs.csv ]] && ! st_committed "$d" && last=$d
+		done <"${ST_VAL[CACHE]}/runs-made"
+	fi
+	if [[ -z $last ]]; then
+		st_err "RESULTS is not set and no run was made on this machine yet (CACHE=${ST_VAL[CACHE]}): name one, RESULTS=results/<run> (committed runs are read-only: copy one first)"
+		return
+	fi
+	ST_VAL[RESULTS]=$last
+	ST_FROM[RESULTS]="the newest run made on this machine"
+}
+
+st_cross() {
+	if st_reads STATES; then
+		st_cross_matrix
+	elif [[ $ST_DRIVER == views ]]; then
+		st_cross_views
+	fi
+	st_reads KSRC && st_cross_series KSRC SERIES
+	if [[ $ST_DRIVER == compare-series ]]; then
+		st_cross_series BASE_KSRC BASE_SERIES
+		st_cross_series NEW_KSRC NEW_SERIES
+	fi
+	[[ $ST_DRIVER != per-patch || ${ST_VAL[SERIES]} != none ]] ||
+		st_bad SERIES "per-patch needs a series: none has no patches to attribute"
+	if [[ $ST_DRIVER == compare ]]; then
+		[[ -n ${ST_VAL[BASE]} && -n ${ST_VAL[NEW]} ]] || st_err "usage: make compare BASE=results/A NEW=results/B (both runs are needed)"
+		[[ -z ${ST_VAL[BASE]} || ${ST_VAL[BASE]} != "${ST_VAL[NEW]}" ]] ||
+			st_err "BASE and NEW are the same run (${ST_VAL[BASE]}): compare two runs"
+	fi
+	[[ $ST_DRIVER != fuzz ]] || catalog_is_feature_config "${ST_VAL[CONFIG]}" ||
+		st_bad CONFIG "has no error injection to fuzz (configs with it: $(catalog_feature_configs | catalog_line))"
+	st_reads RUN_ID && st_cross_run_id
+	st_reads CC && st_cross_toolchain
+	st_reads ACCEL && st_cross_accel
+	st_reads RESULTS && [[ -n ${ST_VAL[CACHE]} ]] && st_cross_results
+	return 0
+}
+
+# st_fill_defaults: values that follow from others: CCACHE_DIR in CACHE,
+# the build's JOBS, the sides of compare-series, the sources not given.
+st_fill_defaults() {
+	local side
+	if st_reads CCACHE_DIR && [[ ${ST_FROM[CCACHE_DIR]} == "the default" ]]; then
+		ST_VAL[CCACHE_DIR]="${ST_VAL[CACHE]}/ccache"
+		ST_FROM[CCACHE_DIR]="CACHE"
+	fi
+	if st_reads JOBS && [[ ${ST_VAL[JOBS]} == auto ]]; then
+		ST_VAL[JOBS]=$(nproc)
+		ST_FROM[JOBS]="auto: the host's cores"
+	fi
+	if st_reads SERIES && [[ ${ST_FROM[SERIES]} == "the default" ]]; then
+		catalog_dir "ST_VAL[SERIES]" series
+	fi
+	if st_reads KSRC && [[ -z ${ST_VAL[KSRC]} ]]; then
+		ST_DERIVED+=(KSRC_KIND=debian)
+	fi
+	[[ $ST_DRIVER == compare-series ]] || return 0
+	for side in BASE NEW; do
+		if [[ ${ST_FROM[${side}_KSRC]} == "the default" ]]; then
+			ST_VAL[${side}_KSRC]=${ST_VAL[KSRC]} ST_FROM[${side}_KSRC]="KSRC"
+		fi
+		if [[ ${ST_FROM[${side}_SERIES]} == "the default" ]]; then
+			ST_VAL[${side}_SERIES]=${ST_VAL[SERIES]} ST_FROM[${side}_SERIES]="SERIES"
+		fi
+	done
+}
+
+# --- entry points -------------------------------------------------------------
+
+# st_needs_check NAME: a value to check.  JOB_FILE is checked while the
+# layers are read; a path or run left unset, and a default that names a
+# program, wait for what follows from the others (st_fill_defaults,
+# st_cross) or for the stage that uses it.
+st_needs_check() {
+	[[ $1 != JOB_FILE ]] || return 1
+	[[ ${ST_FROM[$1]} == "the default" ]] || return 0
+	# a job file that could not be read leaves defaults that it would
+	# have replaced: no more errors about those
+	((${#ST_ERRORS[@]} == 0)) || return 1
+	case ${ST_TYPE[$1]} in
+	ksrc | series | run-dir | run-dir-local | baseline | program) return 1 ;;
+	root) [[ -n ${ST_VAL[$1]} ]] ;;
+	esac
+}
+
+# settings_resolve DRIVER [NAME=VALUE...]: the driver's settings resolved
+# and checked; 0, or 2 after printing every problem on stderr.
+settings_resolve() {
+	local n e
+	st_init "${1:-}"
+	shift || true
+	if ! st_driver_known; then
+		printf 'error: unknown driver %s (valid: %s)\n' "'$ST_DRIVER'" "$(settings_drivers | catalog_line)" >&2
+		return 2
+	fi
+	st_user_names "$@"
+	st_layers
+	st_check_names
+	for n in "${ST_MINE[@]}"; do
+		if st_needs_check "$n"; then st_check "$n" || true; fi
+	done
+	((${#ST_ERRORS[@]} > 0)) || st_fill_defaults
+	((${#ST_ERRORS[@]} > 0)) || st_cross
+	((${#ST_ERRORS[@]} > 0)) || return 0
+	for e in "${ST_ERRORS[@]}"; do printf 'error: %s\n' "$e" >&2; done
+	printf '%s: %d problem(s) with the settings; nothing was done\n' "$ST_DRIVER" "${#ST_ERRORS[@]}" >&2
+	return 2
+}
+
+# settings_accel_defaults ACCEL: what "auto" stands for, NAME=VALUE a line.
+# Under tcg-icount guest time counts instructions: a boot's history does
+# not move the numbers, one run is exact, boots at once do not disturb
+# each other.  Elsewhere the host's time is in every number.
+settings_accel_defaults() {
+	if [[ $1 == tcg-icount ]]; then
+		printf '%s\n' REPEATS=1 BOOTS=per-config FIO_RUNTIME=1 FIO_RAMP=200ms "GUEST_JOBS=$(nproc)"
+	else
+		printf '%s\n' REPEATS=5 BOOTS=per-state FIO_RUNTIME=2 FIO_RAMP=500ms GUEST_JOBS=1
+	fi
+}
+
+# st_plan_lines: the plan's KEY=VALUE lines: the driver's settings in the
+# table's order, "auto" replaced where the accelerator is known, then what
+# follows from them.
+st_plan_lines() {
+	local n kv used=''
+	local -A auto=()
+	for kv in "${ST_DERIVED[@]}"; do [[ $kv != ACCEL_USED=* ]] || used=${kv#*=}; done
+	if [[ -n $used ]]; then
+		while IFS='=' read -r n kv; do auto[$n]=$kv; done < <(settings_accel_defaults "$used")
+	fi
+	printf 'PLAN_VERSION=1\nDRIVER=%s\nREPO_DIR=%s\n' "$ST_DRIVER" "$ST_REPO"
+	for n in "${ST_MINE[@]}"; do
+		if [[ ${ST_VAL[$n]} == auto && -n ${auto[$n]:-} ]]; then
+			printf '%s=%s\n' "$n" "${auto[$n]}"
+		else
+			printf '%s=%s\n' "$n" "${ST_VAL[$n]}"
+		fi
+	done
+	printf '%s\n' "${ST_DERIVED[@]}"
+	[[ $ST_DRIVER != views ]] || st_plan_views
+}
+
+# st_plan_views: the recipe of each view VIEWS names, VIEW_NAME_KEY=VALUE,
+# so that the plan alone says how each view's boots run.
+st_plan_views() {
+	local v k up
+	for v in ${ST_VAL[VIEWS]}; do
+		up=${v^^}
+		for k in DESCRIPTION GUEST CPUS CONFIGS STATES WORKLOADS ROW_PREFIX COUNT PARSERS NEEDS; do
+			printf 'VIEW_%s_%s=%s\n' "${up//-/_}" "$k" "${ST_VIEW[$v:$k]:-${ST_DEFAULT[$k]:-}}"
+		done
+	done
+}
+
+# settings_write_plan FILE: the plan, written whole or not at all.  Never
+# sourced by its readers: a value runs to the end of its line.
+settings_write_plan() {
+	local file=$1 tmp n dir=.
+	[[ $file != */* ]] || dir=${file%/*}
+	tmp=$(mktemp "$dir/.plan.XXXXXX")
+	{
+		printf '# The plan of %s, made by bench/plan/resolve: KEY=VALUE a line, read\n' "$ST_DRIVER"
+		printf '# by every stage (bench/lib/plan.sh), never sourced.  Where each came from:\n'
+		for n in "${ST_MINE[@]}"; do printf '#   %s: %s\n' "$n" "${ST_FROM[$n]}"; done
+		st_plan_lines
+	} >"$tmp"
+	mv "$tmp" "$file"
+}
+
+# settings_print: each setting and where it came from, for a reader.
+settings_print() {
+	local n
+	for n in "${ST_MINE[@]}"; do
+		printf '%s=%s\t(%s)\n' "$n" "${ST_VAL[$n]}" "${ST_FROM[$n]}"
+	done
+}
