@@ -25,9 +25,11 @@ export CACHE=${CACHE:-$repo/.cache}
 
 WIDTH=80
 # Verbatim captures of other tools (perf annotate, objdump, the guest's raw
-# files) and records read back by scripts (bench.sh's plan, the peers
-# capability cells, per-patch failures with their log tail): kept as made.
-EXEMPT='/(annotate|raw|footprint)/|/disasm\.txt$|/(plan|capability|failures)\.txt$'
+# files, the test runner's lines with a mutant kernel's report in
+# tests/mutants/run.sh's MUTANT.TEST.txt) and records read back by scripts
+# (bench.sh's plan, the peers capability cells, per-patch failures with
+# their log tail): kept as made.
+EXEMPT='/(annotate|raw|footprint)/|/disasm\.txt$|/(plan|capability|failures)\.txt$|-mutants/[^/]+\.[0-9]{3}-[^/]+\.txt$'
 static_run=$repo/results/20261203-210846-tcg-icount
 per_patch_run=$repo/results/20261203-175803-per-patch
 
