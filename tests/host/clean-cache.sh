@@ -10,20 +10,8 @@ shopt -s inherit_errexit
 REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 SCRATCH=$(mktemp -d)
 trap 'chmod -R u+w "$SCRATCH" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
-PASSED=0
-FAILED=0
-
-check() {
-	local what=$1
-	shift
-	if "$@"; then
-		printf 'ok    %s\n' "$what"
-		PASSED=$((PASSED + 1))
-	else
-		printf 'FAIL  %s\n' "$what"
-		FAILED=$((FAILED + 1))
-	fi
-}
+# shellcheck source=tests/lib/assert.sh
+. "$REPO_DIR/tests/lib/assert.sh"
 
 # names_used: the names the code makes directly under CACHE
 names_used() {
@@ -102,8 +90,7 @@ main() {
 	rc=0
 	(cd "$REPO_DIR" && CACHE=/ bench/clean-cache.sh) >"$SCRATCH/out" 2>&1 || rc=$?
 	check "CACHE=/ is refused (exit 2)" test "$rc" == 2
-	printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
-	[[ $FAILED == 0 ]]
+	finish
 }
 
 main "$@"

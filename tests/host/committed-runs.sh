@@ -11,32 +11,24 @@ REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 SCRATCH=$(mktemp -d)
 trap 'rm -rf "$SCRATCH"' EXIT
 export CACHE=$SCRATCH/cache
-PASSED=0
-FAILED=0
+# shellcheck source=tests/lib/assert.sh
+. "$REPO_DIR/tests/lib/assert.sh"
 
-check() {
-	local what=$1
-	shift
-	if "$@"; then
-		printf 'ok    %s\n' "$what"
-		PASSED=$((PASSED + 1))
-	else
-		printf 'FAIL  %s\n' "$what"
-		sed -n 1,5p "$SCRATCH/out" 2>/dev/null | sed 's/^/      /'
-		FAILED=$((FAILED + 1))
-	fi
-}
-
-# rc WANT COMMAND...: COMMAND (in the repository) exits WANT; output in out
+# rc WANT COMMAND...: COMMAND (in the repository) exits WANT; output in
+# out, whose first lines a failing rc or says shows
 rc() {
 	local want=$1 got=0
 	shift
 	(cd "$REPO_DIR" && "$@") >"$SCRATCH/out" 2>&1 </dev/null || got=$?
-	[[ $got == "$want" ]]
+	[[ $got == "$want" ]] || { show_out; return 1; }
+}
+
+show_out() {
+	sed -n 1,5p "$SCRATCH/out" | sed 's/^/      /'
 }
 
 says() {
-	grep -qF -- "$1" "$SCRATCH/out"
+	grep -qF -- "$1" "$SCRATCH/out" || { show_out; return 1; }
 }
 
 # results_state: the tracked and untracked files under results/, with hashes
@@ -88,8 +80,7 @@ main() {
 	check "make report RESULTS=<committed run>/ exits 2" rc 2 make -s report RESULTS="$committed/"
 	check "  ... it says why" says "a committed run, which make never writes into"
 	check "  ... and results/ is unchanged" test "$(results_state)" == "$before"
-	printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
-	[[ $FAILED == 0 ]]
+	finish
 }
 
 main "$@"
