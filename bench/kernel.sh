@@ -294,6 +294,16 @@ build_inputs_hash() {
 		sha256sum | cut -c1-16
 }
 
+# configure_config LABEL CONFIG SRC OUT: OUT/.config from tinyconfig, the
+# common fragment and CONFIG's, checked against the fragments.
+configure_config() {
+	local label=$1 cfg=$2 src=$3 out=$4
+	log "$label: configuring from tinyconfig + common.config + $cfg.config"
+	configure "$src" "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")"
+	verify_config "$src" "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")" ||
+		die "$label: .config does not match the fragments (see $out/config.log)"
+}
+
 build_one() {
 	local cfg=$1 label=$2 tree src out stamp t0
 	tree=$(config_tree "$cfg")
@@ -308,10 +318,7 @@ build_one() {
 	fi
 	t0=$(date +%s)
 	rm -f "$out/.blkinject-stamp"
-	log "$label: configuring from tinyconfig + common.config + $cfg.config"
-	configure "$src" "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")"
-	verify_config "$src" "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")" ||
-		die "$label: .config does not match the fragments (see $out/config.log)"
+	configure_config "$label" "$cfg" "$src" "$out"
 	make_kernel "$src" "$out" "$label"
 	printf '%s\n' "$stamp" >"$out/.blkinject-stamp"
 	log "$label: built in $(($(date +%s) - t0))s: $out/arch/x86/boot/bzImage"
@@ -413,10 +420,7 @@ cmd_objects() {
 		! [[ -f $out/.blkinject-objects && $(cat "$out/.blkinject-objects") == "$stamp" ]]; then
 		t0=$(date +%s)
 		rm -f "$out/.blkinject-objects"
-		log "$cfg: configuring from tinyconfig + common.config + $cfg.config"
-		configure "$src" "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")"
-		verify_config "$src" "$out" "$BENCH_DIR/configs/common.config" "$(config_fragment "$cfg")" ||
-			die "$cfg: .config does not match the fragments (see $out/config.log)"
+		configure_config "$cfg" "$cfg" "$src" "$out"
 		log "$cfg: configured in $(($(date +%s) - t0))s; make prepare"
 		t0=$(date +%s)
 		make -C "$src" O="$out" -j"$JOBS" CC="ccache gcc" prepare >"$out/prepare.log" 2>&1 ||
