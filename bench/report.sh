@@ -244,13 +244,20 @@ static_rows() {
 	done
 }
 
+# static_subject: the function the static answer is read for (the first of
+# HOT_FUNCS) and the baseline config it was compared with.
+static_subject() {
+	local f
+	f=$(meta HOT_FUNCS | awk '{ print $1 }')
+	[[ $f != not ]] || f=submit_bio_noacct_nocheck
+	printf '%s %s\n' "$f" "$(meta BASELINE | awk '{ print $1 }')"
+}
+
 # static_txt: the static answer beside the counts (static.csv of the run).
 static_txt() {
 	local f base c counted
 	[[ -f $DIR/static.csv ]] || return 0
-	f=$(meta HOT_FUNCS | awk '{ print $1 }')
-	[[ $f != not ]] || f=submit_bio_noacct_nocheck
-	base=$(meta BASELINE | awk '{ print $1 }')
+	read -r f base < <(static_subject)
 	printf '\nstatic answer: the objects compared with %s (static/CONFIG.txt), the idle\n' "$base"
 	printf 'path of %s beside its change per call counted in key-off:\n' "$f"
 	while read -r c counted; do
@@ -262,9 +269,7 @@ static_txt() {
 static_md() {
 	local f base c counted
 	[[ -f $DIR/static.csv ]] || return 0
-	f=$(meta HOT_FUNCS | awk '{ print $1 }')
-	[[ $f != not ]] || f=submit_bio_noacct_nocheck
-	base=$(meta BASELINE | awk '{ print $1 }')
+	read -r f base < <(static_subject)
 	printf '## The static answer beside the counts\n\n'
 	# shellcheck disable=SC2016 # Markdown backquotes
 	printf 'perf-scripts/static.sh compared the objects of each config with %s, instruction by instruction (`static/CONFIG.txt`): the idle path of `%s` (the code reachable with every static key off; without jump labels a key is a plain load and counts both ways), its instructions added minus removed, and the change per call the plugin counted in key-off. The static answer counts code, the plugin counts what ran: they disagree when changed code is off the measured path or runs more than once a call.\n\n' "$base" "$f"
