@@ -14,7 +14,17 @@
 #   clip      > 0: (points) the y axis shows at most -clip..+clip; values
 #             beyond are drawn as a triangle at the edge with the value
 #             printed next to it (so that one large change does not squash
-#             the +-band); 0 = show everything
+#             the +-band); 0 = show everything.  A panel is cut only
+#             when reshape.awk says so (pcut: it has values on both sides
+#             of the cut); a panel whose values all lie beyond it is
+#             drawn whole, with their intervals
+#   yfloor0   1 = (points) the y axis starts at 0, so that a spread of a
+#             fraction of a percent between absolute values (IOPS) is not
+#             magnified to fill the panel; the relative figure shows changes
+# A row of the random class (rnd, column 7) is an open symbol without
+# error bars: it has no interval and no verdict.  A note (column 8, when
+# the panel has one: pnote) is printed under each point, in a row along
+# the bottom of the panel.
 
 if (!exists("style")) style = 'points'
 keykind = (style eq 'bars') ? 'box' : 'pt'
@@ -23,6 +33,7 @@ if (!exists("logy")) logy = 0
 if (!exists("band")) band = 0
 if (!exists("zeroline")) zeroline = 0
 if (!exists("clip")) clip = 0
+if (!exists("yfloor0")) yfloor0 = 0
 
 # rotated state names (x tics) need more room below each plot area
 anyrot = 0
@@ -78,12 +89,14 @@ do for [p=1:npanels] {
 		hi_ = pymax
 		offlo = 0
 		offhi = 0
-		if (clip > 0) {
+		cut = (clip > 0 && pcut)
+		if (cut) {
 			if (pvmin < -clip) { offlo = 1 }
 			if (pvmax > clip) { offhi = 1 }
 			if (lo_ < -clip) { lo_ = -clip }
 			if (hi_ > clip) { hi_ = clip }
 		}
+		if (yfloor0 && lo_ > 0) { lo_ = 0 }
 		if (band > 0) {
 			if (lo_ > -1.5 * band) { lo_ = -1.5 * band }
 			if (hi_ < 1.5 * band) { hi_ = 1.5 * band }
@@ -92,23 +105,29 @@ do for [p=1:npanels] {
 		}
 		d = hi_ - lo_
 		if (d <= 0) { d = (abs(hi_) > 0) ? abs(hi_) * 0.5 : 1 }
-		set yrange [lo_ - 0.08 * d : hi_ + 0.08 * d]
+		# notes (column 8): a row of them along the bottom of the panel
+		ynote = lo_ - 0.16 * d
+		set yrange [(yfloor0 && lo_ == 0) ? 0 : lo_ - (pnote ? 0.24 : 0.08) * d : hi_ + 0.08 * d]
 		if (zeroline) {
 			set arrow from graph 0, first 0 to graph 1, first 0 nohead lc rgb '#000000' lw 1.2 front
 		}
-		inrange = (clip > 0) ? "(abs($2) > clip ? NaN : $2)" : "2"
+		inrange = cut ? "(abs($2) > clip ? NaN : $2)" : "2"
 		cmd = "plot " . (pnerr > 0 ? errbars : "") \
-			. "dat using 1:" . inrange . ":(ptof($5)):5 with points pt variable lc variable ps 1.4 * PS notitle, "
+			. "dat using 1:" . inrange . ":($7 > 0 ? ptopen($5) : ptof($5)):5 with points pt variable lc variable ps 1.4 * PS notitle, "
+		if (pnote) {
+			cmd = cmd . "dat using 1:(ynote):8:5 with labels tc variable font F_small notitle, "
+		}
 		if (offlo) {
-			cmd = cmd . "dat using 1:($2 < -clip ? -clip : NaN):5 with points pt 11 ps 1.8 * PS lc variable notitle, " \
+			cmd = cmd . "dat using 1:($2 < -clip ? -clip : NaN):($7 > 0 ? 10 : 11):5 with points pt variable ps 1.8 * PS lc variable notitle, " \
 				. "dat using 1:($2 < -clip ? -clip : NaN):(sprintf('%.1f%%', $2)) with labels rotate by 90 left offset 0, 1 font F_small notitle, "
 		}
 		if (offhi) {
-			cmd = cmd . "dat using 1:($2 > clip ? clip : NaN):5 with points pt 9 ps 1.8 * PS lc variable notitle, " \
+			cmd = cmd . "dat using 1:($2 > clip ? clip : NaN):($7 > 0 ? 8 : 9):5 with points pt variable ps 1.8 * PS lc variable notitle, " \
 				. "dat using 1:($2 > clip ? clip : NaN):(sprintf('%+.1f%%', $2)) with labels rotate by 90 right offset 0, -1 font F_small notitle, "
 		}
 		eval substr(cmd, 1, strlen(cmd) - 2)
 	}
+	eval logrange
 }
 unset multiplot
 set output

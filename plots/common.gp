@@ -7,7 +7,7 @@
 #   out       output file
 #   prefix    path prefix of the data files written by reshape.awk
 #   title     the title line (figure name)
-#   sub1..sub4 subtitle lines ('' = none; sub1 names run id, accel, date)
+#   sub1..sub5 subtitle lines ('' = none; sub1 names run id, accel, date)
 #   keyconf   space-separated config names shown in the key
 #   keycidx   their colour indices (index of first appearance in the CSV)
 
@@ -17,6 +17,7 @@ if (!exists("sub1")) sub1 = ''
 if (!exists("sub2")) sub2 = ''
 if (!exists("sub3")) sub3 = ''
 if (!exists("sub4")) sub4 = ''
+if (!exists("sub5")) sub5 = ''
 if (!exists("W")) W = 1000          # px; README shows it at ~800 px
 
 fontname = 'DejaVu Sans'
@@ -42,11 +43,12 @@ setterm(w, h) = (term eq 'svg') \
 # Figure title block: the multiplot title (one line), then up to four
 # subtitle lines in a smaller font, drawn as labels by 'eval setsubs' in
 # the first panel (positions in px from the top; H is set by the script).
-nsub = (sub1 ne '') + (sub2 ne '') + (sub3 ne '') + (sub4 ne '')
+nsub = (sub1 ne '') + (sub2 ne '') + (sub3 ne '') + (sub4 ne '') + (sub5 ne '')
 setsubs = "set label 101 sub1 at screen 0.5, screen 1 - 52.0 / H center font F_sub front; " \
 	. "set label 102 sub2 at screen 0.5, screen 1 - 71.0 / H center font F_sub front; " \
 	. "set label 103 sub3 at screen 0.5, screen 1 - 90.0 / H center font F_sub front; " \
-	. "set label 104 sub4 at screen 0.5, screen 1 - 109.0 / H center font F_sub front"
+	. "set label 104 sub4 at screen 0.5, screen 1 - 109.0 / H center font F_sub front; " \
+	. "set label 105 sub5 at screen 0.5, screen 1 - 128.0 / H center font F_sub front"
 
 # Colour-blind safe (Okabe-Ito) colours and filled point types, by config
 # index; index 1 is the first config in the CSV (normally 'off').
@@ -57,6 +59,9 @@ do for [i=1:8] {
 }
 set linetype cycle 8
 ptof(i) = word(ptypes, int(i - 1) % 8 + 1) + 0
+# the open (hollow) symbol of config i's filled one: a random-class value
+optypes = "6 4 8 12 10 14 1 3"
+ptopen(i) = word(optypes, int(i - 1) % 8 + 1) + 0
 rgbof(i) = word(colors, int(i - 1) % 8 + 1)
 
 # Key text for a config: its name, plus a short description for the
@@ -114,6 +119,14 @@ keyrows = (nkey < 1) ? 0 : int((nkey + keycols - 1) / keycols)
 # header: title and subtitle lines, the key, room for the first panel title
 keytop = 50 + 19 * nsub
 hdr = keytop + 23 * keyrows + 52
+
+# rangelog (optional, from make-plots.sh PLOTS_RANGES): after each panel's
+# plot, 'eval logrange' appends "figure|panel|metric|ymin|ymax" with the y
+# range gnuplot drew, so that tests check ranges instead of pixels
+if (!exists("rangelog")) rangelog = ''
+if (!exists("figname")) figname = ''
+logrange = "if (rangelog ne '') { set print rangelog append; " \
+	. "print sprintf('%s|%s|%s|%.6g|%.6g', figname, ptitle, (exists('pmetric') ? pmetric : ''), GPVAL_Y_MIN, GPVAL_Y_MAX); set print }"
 
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set border 3 lw 1

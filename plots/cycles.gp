@@ -3,4 +3,5 @@
 # workload.  Run by make-plots.sh (variables: see common.gp, catplot.gp).
 ylabel = 'CPU cycles per I/O (guest PMU)'
 style = 'points'
+yfloor0 = 1
 load plotdir . '/catplot.gp'

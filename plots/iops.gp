@@ -4,4 +4,5 @@
 if (!exists("accel")) accel = ''
 ylabel = (accel eq 'tcg-icount') ? 'IOPS (guest time = instruction count)' : 'IOPS (I/O per second)'
 style = 'points'
+yfloor0 = 1
 load plotdir . '/catplot.gp'

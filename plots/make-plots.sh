@@ -18,7 +18,11 @@
 # is skipped with a "plots: ..., skipping NAME.png" line; one line is
 # printed per figure written.  Environment: PLOT_THRESHOLD (percent, the
 # shaded band of relative.png; default 1, benchstat's default threshold),
-# PLOT_TITLE_PREFIX (put before every figure's title).
+# PLOT_TITLE_PREFIX (put before every figure's title), PLOT_REL_NOTE (a
+# line put first in relative.png's subtitle), PLOT_REL_TICNOTE (a metric
+# whose change relative.png prints under each point, see reshape.awk), PLOTS_RANGES (a file: each
+# panel's drawn y range is appended to it as "figure|panel|metric|ymin|ymax",
+# for tests).
 #
 # Exit status: 0 if at least one figure was written, 1 if none could be,
 # 2 on usage or input errors.  Needs gnuplot (Debian: gnuplot-nox) and awk.
@@ -184,7 +188,7 @@ range() {
 reshape() {
 	local name=$1
 	shift
-	awk -f "$here/reshape.awk" "$@" -v prefix="$tmp/$name" "$summary" ||
+	awk -f "$here/reshape.awk" "$@" -v clip="$clip" -v prefix="$tmp/$name" "$summary" ||
 		die "$summary: cannot be read as a benchstat summary"
 	load_info "$tmp/$name.info"
 }
@@ -224,11 +228,17 @@ split_clauses() {
 
 # render NAME SCRIPT TITLE SUB [VAR=VALUE...]: the PNG and SVG of a figure.
 # SUB (the figure's own subtitle) is wrapped at a "; " to a second line
-# when longer than 115 characters.
+# when longer than SUB_WIDTH characters; a SUB of "NOTE\nTEXT" gives NOTE a
+# line of its own above TEXT's one or two.
 render() {
-	local name=$1 script=$2 title=${PLOT_TITLE_PREFIX:-}$3 s3=$4 s4='' head
+	local name=$1 script=$2 title=${PLOT_TITLE_PREFIX:-}$3 s3=$4 s4='' s5='' head
 	shift 4
 	local vars t ext f
+	# A first line of its own when SUB has one (a newline after it)
+	if [[ $s3 == *$'\n'* ]]; then
+		s5=${s3%%$'\n'*}
+		s3=${s3#*$'\n'}
+	fi
 	# Two subtitle lines, split between "; " clauses, each within the
 	# canvas (fit): a centred line wider than it is cut at both edges.
 	if ((${#s3} > SUB_WIDTH)); then
@@ -236,13 +246,21 @@ render() {
 		s4=${head#*$'\n'}
 		s3=${head%%$'\n'*}
 	fi
+	if [[ -n $s5 ]]; then
+		# the first line first: s3 s4 s5 = first line, then the two
+		head=$s5 s5=$s4 s4=$s3 s3=$head
+	fi
 	vars="plotdir=$(gq "$here"); prefix=$(gq "$tmp/$name"); npanels=${info[npanels]}"
 	vars+="; keyconf=$(gq "${info[keyconf]:-}"); keycidx=$(gq "${info[keycidx]:-}")"
 	vars+="; title=$(gq "$(fit "$title")"); sub1=$(gq "$(fit "$sub1")"); sub2=$(gq "$(fit "$sub2")")"
-	vars+="; sub3=$(gq "$(fit "$s3")"); sub4=$(gq "$(fit "$s4")"); accel=$(gq "$accel")"
+	vars+="; sub3=$(gq "$(fit "$s3")"); sub4=$(gq "$(fit "$s4")"); sub5=$(gq "$(fit "$s5")"); accel=$(gq "$accel")"
 	for f in "$@"; do vars+="; $f"; done
+	vars+="; figname=$(gq "$name")"
 	for t in "$pngterm" svg; do
 		ext=${t/pngcairo/png}
+		# the y ranges are logged once, from the PNG
+		[[ $t == svg ]] || vars+="; rangelog=$(gq "${PLOTS_RANGES:-}")"
+		[[ $t != svg ]] || vars+="; rangelog=''"
 		if ! gnuplot -e "$vars; term=$(gq "$t"); out=$(gq "$outdir/$name.$ext")" "$here/$script"; then
 			rm -f "$outdir/$name.png" "$outdir/$name.svg"
 			die "gnuplot failed on $script for $name.$ext"
@@ -268,19 +286,33 @@ ciwords() {
 reshape iops -v mode=cat -v metric=iops -v val=median
 have_iops=${info[npanels]}
 if ((have_iops > 0)); then
-	render iops iops.gp "IOPS per config and state" "$(ciwords)"
+	render iops iops.gp "IOPS per config and state" "$(ciwords); y axis from 0"
 else
 	echo "plots: no iops in this run, skipping iops.png"
 fi
 
 # ------------------------------------------------------------ 2. relative
-reshape relative -v mode=cat -v metric=iops -v val=rel
+reshape relative -v mode=cat -v metric=iops -v val=rel -v ticnote="${PLOT_REL_TICNOTE:-}"
 if ((info[npanels] > 0)); then
 	base=${info[baseline]:-baseline}
-	s2="change of the median, < 0 = fewer IOPS; bars: the change's interval (repeats' range or Hodges-Lehmann CI); shaded: ±$threshold% threshold"
-	if awk -v a="${info[vmin]}" -v b="${info[vmax]}" -v c="$clip" 'BEGIN { exit !(c > 0 && (a < -c || b > c)) }'; then
-		s2+="; y axis cut at ±$clip%: ▼/▲ beyond it, value printed"
+	if ((info[nrandom] == info[nsel])); then
+		# random class: no interval, no verdict (open symbols)
+		s2="open symbols: change of the median IOPS (random: no interval, no verdict)"
+	else
+		s2="change of the median, < 0 = fewer IOPS; bars: the change's interval (repeats' range or Hodges-Lehmann CI)"
+		((info[nrandom] == 0)) || s2+="; open symbols: random, no interval"
 	fi
+	s2+="; shaded: ±$threshold% threshold"
+	if ((info[nnote] > 0)); then
+		if [[ ${PLOT_REL_TICNOTE:-} == insns_per_call ]]; then
+			s2+="; bottom numbers: change of instructions per call (exact)"
+		else
+			s2+="; bottom numbers: change of $PLOT_REL_TICNOTE"
+		fi
+	fi
+	[[ -z ${PLOT_REL_NOTE:-} ]] || s2="$PLOT_REL_NOTE"$'\n'"$s2"
+	# only panels with values on both sides of the cut are cut (reshape.awk)
+	((info[ncut] == 0)) || s2+="; y axis cut at ±$clip%: ▼/▲ beyond it, value printed"
 	title="IOPS change vs $base"
 	[[ -z ${info[baselabel]:-} || ${info[baselabel]} == "${base#*/}" ]] || title+=" (${info[baselabel]})"
 	render relative relative.gp "$title" "$s2" \
@@ -328,7 +360,7 @@ if ((info[npanels] > 0)); then
 		$2 ~ /^rules-[0-9]+$/ && $c["ci_lo"] != "" { found = 1 } END { exit !found }' "$summary" ||
 		bars="n=1: no CI, no error bars"
 	render rules-scaling rules-scaling.gp "Cost vs number of rules on the target disk" \
-		"x: N of state rules-N (log); dashed: key-off (no rules, N=0) per config; $bars" \
+		"x: N of state rules-N (log), configs side by side at each N; 0: key-off (no rules); $bars" \
 		"nrows=${info[nrows]}" "ncols=${info[ncols]}"
 else
 	echo "plots: no rules-N states with insns_per_call or iops in this run, skipping rules-scaling.png"
@@ -337,7 +369,7 @@ fi
 # ------------------------------------------------------------ 5. cycles
 reshape cycles -v mode=cat -v metric=cycles_per_io -v val=median
 if ((info[npanels] > 0)); then
-	render cycles cycles.gp "Cycles per I/O per config and state" "$(ciwords)"
+	render cycles cycles.gp "Cycles per I/O per config and state" "$(ciwords); y axis from 0"
 else
 	echo "plots: no cycles_per_io in this run (no PMU: not KVM with vPMU), skipping cycles.png"
 fi

@@ -16,15 +16,30 @@
 # clustered per state, one per config present):
 #   val=median: y = median, error bar = ci_lo..ci_hi
 #   val=rel:    y = rel_change_pct, error bar = rel_ci_lo_pct..rel_ci_hi_pct
-#   PREFIX.pK.dat  rows "x y lo hi cidx label" (lo/hi NaN: no error bar,
-#                  i.e. no CI or a zero-width one)
+#   PREFIX.pK.dat  rows "x y lo hi cidx label rnd note" (lo/hi NaN: no error
+#                  bar, i.e. no CI or a zero-width one, or a random-class
+#                  row; rnd 1: a random-class row, drawn as an open symbol)
 #   PREFIX.pK.gp   ptitle, x range/tics, group separators, boxwidth,
-#                  pymin/pymax (panel data range incl. CIs)
+#                  pymin/pymax (panel data range incl. CIs), pcut (1: the
+#                  panel's y axis is cut at +-clip, see below)
+#   -v ticnote=METRIC: column 8 of each point is the change (benchstat's
+#                  delta) of METRIC in its workload, state and config, e.g.
+#                  the exact instructions per call under a random IOPS
+#                  change ("" when there is none; pnote 1 when any)
+#   -v clip=C (C > 0): a panel is cut at +-C only when it has values on
+#                  both sides of the cut (the cut keeps the in-range ones
+#                  readable); a panel whose values all lie beyond it is
+#                  drawn whole, with its intervals (a cut would leave
+#                  nothing but a triangle at the edge)
 #
 # mode=rules (x = N of states rules-N, one panel per workload x metric that
 # has data, numbered in reading order on a grid of up to two columns):
-#   PREFIX.rIcJ.dat   rows "N y lo hi cidx", a blank line between configs
-#   PREFIX.rIcJ.ref   rows "cidx y" of the key-off state (N = 0 reference)
+#   PREFIX.rIcJ.dat   rows "N y lo hi cidx xd", a blank line between configs;
+#                     xd is N dodged per config (a factor DODGE^(k - (K-1)/2)
+#                     for the k-th of the panel's K configs) so that configs
+#                     with equal values are all visible side by side
+#   PREFIX.rIcJ.ref   rows "cidx y xd" of the key-off state (N = 0), xd the
+#                     dodged position of the N = 0 slot left of the break
 #   PREFIX.rIcJ.gp    ptitle, pmetric, pempty, xtics, pymin/pymax, slope
 #
 # Both modes write PREFIX.info: KEY=VALUE lines for the driver (npanels=0
@@ -92,7 +107,11 @@ function tok(s) { gsub(/[ \t"']/, "_", s); return s }
 
 BEGIN {
 	FS = ","
-	need = "config state workload metric n median ci_lo ci_hi ci_level rel_change_pct rel_ci_lo_pct rel_ci_hi_pct verdict deterministic"
+	# rules mode: configs side by side (a factor 1.3 is ~12 px on the log
+	# axis); the N = 0 (key-off) slot sits a factor 4 left of the smallest N
+	DODGE = 1.3
+	ZERO_AT = 4
+	need = "config state workload metric class n median ci_lo ci_hi ci_level delta rel_change_pct rel_ci_lo_pct rel_ci_hi_pct verdict deterministic"
 	nrows = 0; ncfg = 0; nst = 0; nwl = 0
 }
 
@@ -128,6 +147,15 @@ END {
 	else { print "reshape.awk: mode must be cat or rules" > "/dev/stderr"; exit 2 }
 }
 
+# tnote(R): the change (benchstat's delta) of metric ticnote in row R's
+# workload, state and config, "" when there is none
+function tnote(r,   k) {
+	for (k = 1; k <= nrows; k++)
+		if (R_m[k] == ticnote && R_w[k] == R_w[r] && R_s[k] == R_s[r] && R_c[k] == R_c[r] && isnum(R[k, "delta"]))
+			return sprintf(R[k, "delta"] >= 100 || R[k, "delta"] <= -100 ? "%+.0f" : "%+.3g", R[k, "delta"])
+	return ""
+}
+
 # value, lower and upper column names for val=median|rel
 function vcols() {
 	if (val == "rel") { VY = "rel_change_pct"; VL = "rel_ci_lo_pct"; VH = "rel_ci_hi_pct" }
@@ -136,10 +164,11 @@ function vcols() {
 
 function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f, g,
                    tics, sep, first, nsel, levels, ns, det, base, ymin, ymax, maxlen,
-                   ncat, catof, pmin, pmax, keyc, keyi, keyset, lab, st, rot, nerr, vmn, vmx, fvmin, fvmax) {
+                   ncat, catof, pmin, pmax, keyc, keyi, keyset, lab, st, rot, nerr, vmn, vmx, fvmin, fvmax,
+                   rnd, nrnd, nin, nout, pcut, ncut, note, pnote, nnote) {
 	vcols()
 	info = prefix ".info"
-	nsel = 0; maxk = 1; levels = ""; ns = ""; det = 0; base = ""
+	nsel = 0; maxk = 1; levels = ""; ns = ""; det = 0; base = ""; nrnd = 0; ncut = 0
 	for (r = 1; r <= nrows; r++) {
 		if (R_m[r] == metric && R[r, "verdict"] == "baseline") { base = R_c[r] "/" R_s[r]; baselabel = statelabel(R_s[r]) }
 		if (R_m[r] != metric || !isnum(R[r, VY])) continue
@@ -161,7 +190,7 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 		p = ++np
 		f = prefix ".p" p ".dat"; g = prefix ".p" p ".gp"
 		# categories: the states this panel has, in global order
-		ncat = 0; tics = ""; sep = ""; maxlen = 0
+		ncat = 0; tics = ""; sep = ""; maxlen = 0; pnote = 0
 		for (si = 1; si <= nst; si++) {
 			if (!hs[w, si]) continue
 			catof[si] = ncat
@@ -172,7 +201,7 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 			ncat++
 		}
 		# points: within a state, the configs present in global order
-		pmin = ""; pmax = ""; nerr = 0; vmn = ""; vmx = ""
+		pmin = ""; pmax = ""; nerr = 0; vmn = ""; vmx = ""; nin = 0; nout = 0
 		for (si = 1; si <= nst; si++) {
 			if (!hs[w, si]) continue
 			k = 0
@@ -185,9 +214,15 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 				y = R[r, VY] + 0
 				lo = isnum(R[r, VL]) ? R[r, VL] + 0 : "NaN"
 				hi = isnum(R[r, VH]) ? R[r, VH] + 0 : "NaN"
+				rnd = R[r, "class"] == "random"
+				# a random-class row has no interval to show (no verdict)
+				if (rnd) { lo = "NaN"; hi = "NaN"; nrnd++ }
 				if (lo != "NaN" && hi != "NaN" && lo == hi) { lo = "NaN"; hi = "NaN" }
 				if (lo != "NaN" && hi != "NaN") nerr++
-				printf "%.6f %.10g %s %s %d \"%s\"\n", x, y, (lo == "NaN" ? lo : sprintf("%.10g", lo)), (hi == "NaN" ? hi : sprintf("%.10g", hi)), ci, fmtval(y) > f
+				if (clip > 0 && (y > clip || y < -clip)) nout++; else nin++
+				note = ticnote != "" ? tnote(r) : ""
+				if (note != "") { pnote = 1; nnote++ }
+				printf "%.6f %.10g %s %s %d \"%s\" %d \"%s\"\n", x, y, (lo == "NaN" ? lo : sprintf("%.10g", lo)), (hi == "NaN" ? hi : sprintf("%.10g", hi)), ci, fmtval(y), rnd, note > f
 				if (pmin == "" || y < pmin) pmin = y
 				if (pmax == "" || y > pmax) pmax = y
 				if (lo != "NaN" && lo < pmin) pmin = lo
@@ -208,6 +243,9 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 		printf "pymin = %.10g\npymax = %.10g\n", pmin, pmax > g
 		printf "pvmin = %.10g\npvmax = %.10g\n", vmn, vmx > g
 		printf "pncat = %d\npnerr = %d\nprot = %d\n", ncat, nerr, rot ~ /^rotate/ > g
+		pcut = nin > 0 && nout > 0
+		ncut += pcut
+		printf "pcut = %d\npnote = %d\n", pcut, pnote > g
 		printf "set xrange [-0.5:%g]\n", ncat - 0.5 > g
 		printf "set xtics nomirror scale 0 %s (%s)\n", rot, tics > g
 		printf "unset arrow\n%s", sep > g
@@ -220,7 +258,7 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 	printf "npanels=%d\n", np > info
 	printf "keyconf=%s\nkeycidx=%s\n", keyc, keyi > info
 	printf "levels=%s\nnvals=%s\n", numsort(L["lv"]), numsort(L["n"]) > info
-	printf "ndet=%d\nnsel=%d\n", det, nsel > info
+	printf "ndet=%d\nnsel=%d\nnrandom=%d\nncut=%d\nnnote=%d\n", det, nsel, nrnd, ncut, nnote > info
 	printf "ymin=%.10g\nymax=%.10g\n", ymin, ymax > info
 	printf "vmin=%.10g\nvmax=%.10g\n", fvmin, fvmax > info
 	printf "baseline=%s\nbaselabel=%s\n", base, baselabel > info
@@ -229,7 +267,7 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 
 function do_rules(   nm, mets, mi, m, w, r, ci, si, N, hasany, rowhas, colhas, nr, nc, rowof, colof,
                      f, g, rf, n, Ns, i, j, t, pmin, pmax, y, lo, hi, tics, first, slope, sl, keyc, keyi,
-                     ylist, nlist, mcols, wrows, ny, nNs, base, nref, nerr, np, k, panelhas) {
+                     ylist, nlist, mcols, wrows, ny, nNs, base, nref, nerr, np, k, panelhas, K, kk, dodge) {
 	info = prefix ".info"
 	nm = split(metrics, mets, " ")
 	# which (metric, workload, config) have rules-N data
@@ -278,8 +316,13 @@ function do_rules(   nm, mets, mi, m, w, r, ci, si, N, hasany, rowhas, colhas, n
 			pmin = ""; pmax = ""; sl = ""; first = 1; ny = 0; nref = 0; nerr = 0
 			printf "" > f
 			printf "" > rf
+			# K configs in this panel: the k-th is dodged by DODGE^(k - (K-1)/2)
+			K = 0
+			for (ci = 1; ci <= ncfg; ci++) if (has[mi, w, ci]) K++
+			kk = 0
 			for (ci = 1; ci <= ncfg; ci++) {
 				if (!has[mi, w, ci]) continue
+				dodge = DODGE ^ (kk++ - (K - 1) / 2)
 				n = split(numsort(NL[mi SUBSEP w SUBSEP ci]), nlist, " ")
 				if (!first) printf "\n" > f
 				first = 0
@@ -290,7 +333,7 @@ function do_rules(   nm, mets, mi, m, w, r, ci, si, N, hasany, rowhas, colhas, n
 					hi = isnum(vhi[mi, w, ci, N]) ? vhi[mi, w, ci, N] + 0 : "NaN"
 					if (lo != "NaN" && hi != "NaN" && lo == hi) { lo = "NaN"; hi = "NaN" }
 					if (lo != "NaN" && hi != "NaN") nerr++
-					printf "%s %.10g %s %s %d\n", N, y, (lo == "NaN" ? lo : sprintf("%.10g", lo)), (hi == "NaN" ? hi : sprintf("%.10g", hi)), ci > f
+					printf "%s %.10g %s %s %d %.6g\n", N, y, (lo == "NaN" ? lo : sprintf("%.10g", lo)), (hi == "NaN" ? hi : sprintf("%.10g", hi)), ci, N * dodge > f
 					ny++
 					if (pmin == "" || y < pmin) pmin = y
 					if (pmax == "" || y > pmax) pmax = y
@@ -303,7 +346,7 @@ function do_rules(   nm, mets, mi, m, w, r, ci, si, N, hasany, rowhas, colhas, n
 				}
 				if (hasref[mi, w, ci]) {
 					y = ref[mi, w, ci]
-					printf "%d %.10g\n", ci, y > rf
+					printf "%d %.10g %.6g\n", ci, y, Ns[1] / ZERO_AT * dodge > rf
 					nref++
 					if (y < pmin) pmin = y
 					if (y > pmax) pmax = y
@@ -316,7 +359,8 @@ function do_rules(   nm, mets, mi, m, w, r, ci, si, N, hasany, rowhas, colhas, n
 			else printf "pymin = 1\npymax = 10\n" > g
 			printf "pslope = %s\n", q(sl) > g
 			printf "pNmin = %s\npNmax = %s\n", Ns[1], Ns[nNs] > g
-			printf "set xtics nomirror (%s)\n", tics > g
+			printf "pzero = %.6g\n", Ns[1] / ZERO_AT > g
+			printf "set xtics nomirror (%s)\n", tics (nref ? sprintf(", '0' %.6g", Ns[1] / ZERO_AT) : "") > g
 			close(g)
 		}
 	}

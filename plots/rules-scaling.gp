@@ -1,7 +1,9 @@
 # plots/rules-scaling.gp: cost vs the number N of rules on the target disk
-# (states rules-N), log x; one line per config that has such states, its
-# key-off value (no rules, N = 0, which a log axis cannot show) as a dashed
-# horizontal line of the same colour.  Panels: one row per workload, one
+# (states rules-N), log x; one line per config that has such states, the
+# configs side by side around each N (dodged, see reshape.awk) so that equal
+# values do not hide each other.  Each config's key-off value (no rules,
+# N = 0, which a log axis cannot show) is a point in its colour at a "0"
+# slot left of a dotted break.  Panels: one row per workload, one
 # column per metric (insns_per_call, iops; those present).  Run by
 # make-plots.sh; variables: see common.gp, plus
 #   nrows, ncols   panel grid (PREFIX.rIcJ.{dat,ref,gp}, see reshape.awk)
@@ -9,8 +11,6 @@
 
 if (!exists("accel")) accel = ''
 keykind = 'lp'
-keyx_kind = 'dash'
-keyx_text = 'key-off (N=0), per config'
 load plotdir . '/common.gp'
 
 ylab(m) = (m eq 'insns_per_call') ? 'instructions per call' \
@@ -48,9 +48,14 @@ do for [k=1:npanels] {
 		unset logscale
 		set title sprintf('%s: %s', ptitle, mname(pmetric)) font F_panel offset 0, -0.3
 		set ylabel ylab(pmetric) font F_base
-		set xlabel 'rules on the target disk (N)' font F_base offset 0, 0.3
+		set xlabel (pnref > 0 ? 'rules on the target disk (N; 0: key-off)' : 'rules on the target disk (N)') font F_base offset 0, 0.3
 		set logscale x
-		set xrange [pNmin / 2.0 : pNmax * 2.0]
+		xlo = (pnref > 0) ? pzero / 2.0 : pNmin / 2.0
+		set xrange [xlo : pNmax * 2.0]
+		if (pnref > 0) {
+			# the break between the N = 0 slot and the log axis
+			set arrow 1 from pNmin / 2.0, graph 0 to pNmin / 2.0, graph 1 nohead lc rgb '#999999' dt 3 back
+		}
 		set format y '%g'
 		if (k == 1) {
 			eval setsubs
@@ -75,11 +80,12 @@ do for [k=1:npanels] {
 			}
 			# optional elements only when they have data (see catplot.gp)
 			cmd = "plot " \
-				. (pnref > 0 ? "ref using (pNmin / 2.0):2:(pNmax * 2.0 - pNmin / 2.0):(0):1 with vectors nohead dt 2 lw 1.5 lc variable notitle, " : "") \
-				. (pnerr > 0 ? "dat using 1:2:3:4:5 with yerrorbars lc variable lw 1.5 pt -1 notitle, " : "") \
-				. "dat using 1:2:(ptof($5)):5 with linespoints pt variable lc variable ps 1.4 * PS notitle"
+				. (pnref > 0 ? "ref using 3:2:(ptof($1)):1 with points pt variable lc variable ps 1.4 * PS notitle, " : "") \
+				. (pnerr > 0 ? "dat using 6:2:3:4:5 with yerrorbars lc variable lw 1.5 pt -1 notitle, " : "") \
+				. "dat using 6:2:(ptof($5)):5 with linespoints pt variable lc variable ps 1.4 * PS notitle"
 			eval cmd
 		}
+		eval logrange
 	}
 }
 unset multiplot
