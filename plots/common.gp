@@ -7,7 +7,7 @@
 #   out       output file
 #   prefix    path prefix of the data files written by reshape.awk
 #   title     the title line (figure name)
-#   sub1..sub5 subtitle lines ('' = none; sub1 names run id, accel, date)
+#   sub1..sub6 subtitle lines ('' = none; sub1 names run id, accel, date)
 #   keyconf   space-separated config names shown in the key
 #   keycidx   their colour indices (index of first appearance in the CSV)
 
@@ -18,6 +18,7 @@ if (!exists("sub2")) sub2 = ''
 if (!exists("sub3")) sub3 = ''
 if (!exists("sub4")) sub4 = ''
 if (!exists("sub5")) sub5 = ''
+if (!exists("sub6")) sub6 = ''
 if (!exists("W")) W = 1000          # px; README shows it at ~800 px
 
 fontname = 'DejaVu Sans'
@@ -43,12 +44,13 @@ setterm(w, h) = (term eq 'svg') \
 # Figure title block: the multiplot title (one line), then up to four
 # subtitle lines in a smaller font, drawn as labels by 'eval setsubs' in
 # the first panel (positions in px from the top; H is set by the script).
-nsub = (sub1 ne '') + (sub2 ne '') + (sub3 ne '') + (sub4 ne '') + (sub5 ne '')
+nsub = (sub1 ne '') + (sub2 ne '') + (sub3 ne '') + (sub4 ne '') + (sub5 ne '') + (sub6 ne '')
 setsubs = "set label 101 sub1 at screen 0.5, screen 1 - 52.0 / H center font F_sub front; " \
 	. "set label 102 sub2 at screen 0.5, screen 1 - 71.0 / H center font F_sub front; " \
 	. "set label 103 sub3 at screen 0.5, screen 1 - 90.0 / H center font F_sub front; " \
 	. "set label 104 sub4 at screen 0.5, screen 1 - 109.0 / H center font F_sub front; " \
-	. "set label 105 sub5 at screen 0.5, screen 1 - 128.0 / H center font F_sub front"
+	. "set label 105 sub5 at screen 0.5, screen 1 - 128.0 / H center font F_sub front; " \
+	. "set label 106 sub6 at screen 0.5, screen 1 - 147.0 / H center font F_sub front"
 
 # Colour-blind safe (Okabe-Ito) colours and filled point types, by config
 # index; index 1 is the first config in the CSV (normally 'off').

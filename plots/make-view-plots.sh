@@ -6,8 +6,10 @@
 #
 #   mq                    IOPS change vs the baseline, multi-queue workloads
 #                         (mq-*), per state: make-plots.sh's relative figure
-#                         of those rows.  Under tcg-icount its IOPS are
-#                         drawn as random (open symbols, no interval): with
+#                         of those rows.  Under tcg-icount make-plots.sh
+#                         draws their IOPS as random (open symbols, no
+#                         interval, the exact change of the instructions per
+#                         call under each point): with
 #                         2 vCPUs, guest time depends on how QEMU
 #                         interleaves them, not only on the instructions of
 #                         the I/O path (in the views run: no rules +5.2%
@@ -56,35 +58,24 @@ elif [[ -r $results/meta.env ]]; then
 	accel=$(sed -n 's/^ACCEL=//p' "$results/meta.env" | tr -d "\"'")
 fi
 
-# relative_of NAME REGEX TITLE [NOTE]: make-plots.sh's relative figure of
-# the rows whose workload matches REGEX, as OUT_DIR/NAME.{png,svg}; with
-# NOTE, their guest-time rows are drawn as random (class random: no
-# interval, no verdict), NOTE says why, first in the subtitle, and each
-# state's label gives the exact change of the instructions per call
+# relative_of NAME REGEX TITLE: make-plots.sh's relative figure of the rows
+# whose workload matches REGEX, as OUT_DIR/NAME.{png,svg}
 relative_of() {
-	local name=$1 pat=$2 note=${4:-} d=$tmp/$1
+	local name=$1 pat=$2 d=$tmp/$1
 	mkdir -p "$d"
-	awk -F, -v OFS=, -v pat="$pat" -v rnd="${note:+1}" '
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
-		$3 !~ pat { next }
-		rnd && $c["class"] == "deterministic" && $4 ~ /^(iops|insns_per_io|lat_ns)$/ { $c["class"] = "random" }
-		{ print }' "$summary" >"$d/summary.csv"
+	awk -F, -v pat="$pat" 'NR == 1 || $3 ~ pat' "$summary" >"$d/summary.csv"
 	if ! awk -F, 'NR > 1 && $4 == "iops" && $15 != "" { f = 1 } END { exit !f }' "$d/summary.csv"; then
 		echo "plots: no IOPS change for $pat workloads, skipping $name.png"
 		return 0
 	fi
 	cp "$results"/meta.* "$d/" 2>/dev/null || true
-	PLOT_TITLE_PREFIX="$3: " PLOT_REL_NOTE=$note PLOT_REL_TICNOTE=${note:+insns_per_call} \
-		"$here/make-plots.sh" "$d" "$d/plots" >/dev/null
+	PLOT_TITLE_PREFIX="$3: " "$here/make-plots.sh" "$d" "$d/plots" >/dev/null
 	mv "$d/plots/relative.png" "$outdir/$name.png"
 	mv "$d/plots/relative.svg" "$outdir/$name.svg"
 	echo "plots: wrote $outdir/$name.png and $outdir/$name.svg ($3)"
 }
 
-mq_note=''
-[[ $accel != tcg-icount ]] ||
-	mq_note="2 vCPUs under tcg-icount: IOPS depend on how the vCPUs interleave, not only on the code"
-relative_of mq '^mq-' "Multi-queue (2 vCPUs, a job per CPU)" "$mq_note"
+relative_of mq '^mq-' "Multi-queue (2 vCPUs, a job per CPU)"
 relative_of polled '^poll-' "Polled (hipri, null_blk poll queue)"
 relative_of layout '^layout-' "Layout noise floor (off-layout vs off)"
 

@@ -22,10 +22,14 @@
 #   PREFIX.pK.gp   ptitle, x range/tics, group separators, boxwidth,
 #                  pymin/pymax (panel data range incl. CIs), pcut (1: the
 #                  panel's y axis is cut at +-clip, see below)
-#   -v ticnote=METRIC: column 8 of each point is the change (benchstat's
-#                  delta) of METRIC in its workload, state and config, e.g.
-#                  the exact instructions per call under a random IOPS
-#                  change ("" when there is none; pnote 1 when any)
+#   -v randomwl=REGEX: the guest-time rows (iops, insns_per_io, lat_ns) of
+#                  the workloads matching REGEX are random too (make-plots.sh:
+#                  the 2-vCPU mq-* workloads under tcg-icount)
+#   -v ticnote=METRIC: column 8 of each random point is the change
+#                  (benchstat's delta) of METRIC in its workload, state and
+#                  config, e.g. the exact instructions per call under a
+#                  random IOPS change ("" when there is none; pnote 1 when
+#                  any)
 #   -v clip=C (C > 0): a panel is cut at +-C only when it has values on
 #                  both sides of the cut (the cut keeps the in-range ones
 #                  readable); a panel whose values all lie beyond it is
@@ -214,13 +218,13 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 				y = R[r, VY] + 0
 				lo = isnum(R[r, VL]) ? R[r, VL] + 0 : "NaN"
 				hi = isnum(R[r, VH]) ? R[r, VH] + 0 : "NaN"
-				rnd = R[r, "class"] == "random"
+				rnd = R[r, "class"] == "random" || (randomwl != "" && R_w[r] ~ randomwl && R_m[r] ~ /^(iops|insns_per_io|lat_ns)$/)
 				# a random-class row has no interval to show (no verdict)
 				if (rnd) { lo = "NaN"; hi = "NaN"; nrnd++ }
 				if (lo != "NaN" && hi != "NaN" && lo == hi) { lo = "NaN"; hi = "NaN" }
 				if (lo != "NaN" && hi != "NaN") nerr++
 				if (clip > 0 && (y > clip || y < -clip)) nout++; else nin++
-				note = ticnote != "" ? tnote(r) : ""
+				note = ticnote != "" && rnd ? tnote(r) : ""
 				if (note != "") { pnote = 1; nnote++ }
 				printf "%.6f %.10g %s %s %d \"%s\" %d \"%s\"\n", x, y, (lo == "NaN" ? lo : sprintf("%.10g", lo)), (hi == "NaN" ? hi : sprintf("%.10g", hi)), ci, fmtval(y), rnd, note > f
 				if (pmin == "" || y < pmin) pmin = y

@@ -70,9 +70,12 @@ do for [k=1:npanels] {
 				set logscale y
 				set yrange [pymin / 1.8 : pymax * 1.8]
 			} else {
-				d = pymax - pymin
+				# a linear axis from 0: a spread of a percent between
+				# configs or N is not magnified to fill the panel
+				lo_ = (pymin > 0) ? 0 : pymin
+				d = pymax - lo_
 				if (d <= 0) { d = (abs(pymax) > 0) ? abs(pymax) * 0.5 : 1 }
-				set yrange [pymin - 0.1 * d : pymax + 0.1 * d]
+				set yrange [(lo_ == 0) ? 0 : lo_ - 0.1 * d : pymax + 0.1 * d]
 			}
 			if ((pmetric eq 'insns_per_call' || pmetric eq 'blk_error_inject_insns_per_call') && pslope ne '') {
 				set label 1 sprintf("per rule, N=%g..%g:\n%s", pNmin, pNmax, pslope) \

@@ -157,6 +157,9 @@ check "iops: a 0.3% spread is drawn on an axis from 0 (y range ${lo:-?}..${hi:-?
 read -r lo hi <<<"$(yrange iops randread-qd1)"
 check "iops: every panel from 0 (randread-qd1: ${lo:-?}..${hi:-?})" awk_true "${lo:-1} == 0"
 
+read -r lo hi <<<"$(yrange rules-scaling randread-qd1 iops)"
+check "rules-scaling: the IOPS panel from 0 (${lo:-?}..${hi:-?})" awk_true "${lo:-1} == 0"
+
 # a panel whose only value lies beyond the cut (plain TCG's layout floor,
 # -11% with a CI of -37.7..+66.5%) is drawn whole, with its interval
 r=$tmp/tcglayout
