@@ -45,7 +45,7 @@ set logscale y
 set format y '%.0s%c'
 set ylabel 'latency (ns)' font F_base
 set xtics nomirror scale 0 font F_tics
-set ytics nomirror (1000, 2000, 5000, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7, 2e7, 5e7, 1e8)
+set ytics nomirror (1000, 2000, 3000, 5000, 1e4, 2e4, 3e4, 5e4, 1e5, 2e5, 3e5, 5e5, 1e6, 2e6, 3e6, 5e6, 1e7, 2e7, 3e7, 5e7, 1e8)
 set ytics font F_tics
 do for [k=1:n] {
 	dat = sprintf('%s.%d.dat', prefix, k)
