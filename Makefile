@@ -3,7 +3,7 @@
 #   make              deps, the bench configs' kernels, benchmark (with the
 #                     instruction counts), plots, report; prints report.txt
 #   make quick        the same for off and on in key-off, key-on-other and
-#                     rules-1, one repeat (bench/jobs/quick.job)
+#                     rules-1, one repeat (bench/plan/jobs/quick.job)
 #   make test         host-side checks, then the functional tests in QEMU
 #                     (builds TEST_CONFIGS: debug on)
 #   make static       the static answer in about a minute: the hot functions'
@@ -34,10 +34,10 @@ export BENCH_COMMAND := $(strip make $(MAKEOVERRIDES) $(MAKECMDGOALS))
 	per-patch compare-series static
 
 all:
-	$(RUN) -d all -- bench/run-all.sh
+	$(RUN) -d all -- bench/run/all.sh
 
 quick:
-	$(RUN) -d quick -- bench/run-all.sh
+	$(RUN) -d quick -- bench/run/all.sh
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -50,7 +50,7 @@ help:
 	@echo "  make patches-check   checkpatch and build every prefix of the series"
 	@echo "  make shell           boot CONFIG to a shell on the console"
 	@echo "  make bench, perf     fio per config and state; instruction counts (see -h of"
-	@echo "                       bench/bench.sh and perf-scripts/perf.sh)"
+	@echo "                       bench/run/bench.sh and bench/run/perf.sh)"
 	@echo "  make disasm          the gate's disassembly into RESULTS/disasm.txt"
 	@echo "  make static          BASE_CONFIG=off NEW_CONFIG=on: the hot functions' code"
 	@echo "                       compared instruction by instruction, from the objects"
@@ -61,13 +61,13 @@ help:
 	@echo "                       each patch adds per call and per I/O (tcg-icount)"
 	@echo "  make compare-series  BASE_SERIES=A NEW_SERIES=B (or BASE_KSRC/NEW_KSRC):"
 	@echo "                       build both, measure, regression table; gate on"
-	@echo "                       bench/compare-series.sh (make turns exit 1 into 2)"
+	@echo "                       bench/run/compare-series.sh (make turns exit 1 into 2)"
 	@echo "  make peers           fail_make_request and dm targets beside error injection"
 	@echo "  make views           multi-queue, polled, latency, switching, error cost,"
 	@echo "                       footprint, layout noise floor (VIEWS='mq polled ...',"
 	@echo "                       default all; layout also builds off-layout)"
 	@echo "  make fuzz            a long eifuzz campaign on debug (FUZZ_SECONDS, FUZZ_SEED,"
-	@echo "                       FUZZ_CONFIG, FUZZ_OUT: see bench/fuzz.sh)"
+	@echo "                       FUZZ_CONFIG, FUZZ_OUT: see bench/run/fuzz.sh)"
 	@echo "  make coverage        gcov line/branch coverage of the series' kernel code by"
 	@echo "                       the guest tests and a fuzz campaign (FUZZ_SECONDS=120)"
 	@echo "                       on the gcov config, into results/<date>-coverage"
@@ -76,12 +76,12 @@ help:
 	@echo "  (each command's settings, their values and where each came from:"
 	@echo "   bench/plan/resolve --settings bench; all of them: bench/plan/settings.table)"
 	@echo "  CACHE=.cache"
-	@echo "  JOB_FILE=default   the matrix (bench/jobs/*.job or a path)"
+	@echo "  JOB_FILE=default   the matrix (bench/plan/jobs/*.job or a path)"
 	@echo "  CONFIGS            the benchmark matrix (kernels, bench, perf, all; default: the job file's)"
 	@echo "  TEST_CONFIGS='debug on'   what make test boots;  TESTS='001-readback ...'"
 	@echo "  CONFIG=on          make shell (fuzz, boot-soak: debug);  RESULTS   plots, report, disasm"
 	@echo "  STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS PLAN_NOISE BOOTS FIO_RUNTIME FIO_RAMP FIO_IOS"
-	@echo "  PLUGIN PERF_RECORD SEED RUN_ID RUN_TIMEOUT PERF_REPEATS GUEST_JOBS   (bench/bench.sh -h)"
+	@echo "  PLUGIN PERF_RECORD SEED RUN_ID RUN_TIMEOUT PERF_REPEATS GUEST_JOBS   (bench/run/bench.sh -h)"
 	@echo "  ACCEL=auto|kvm|tcg|tcg-icount   auto: kvm where it works, else tcg-icount"
 	@echo "  BASE NEW THRESHOLD   make compare"
 	@echo "  KSRC=   the kernel source: a git checkout, an extracted tree or a tarball"
@@ -92,34 +92,34 @@ help:
 	@echo "  BASELINE='off off'   the row every other is compared with"
 	@echo "  RESULTS_ROOT=results   where bench.sh makes RUN_ID;  RESULTS_DIR   perf/peers: add to a run"
 	@echo "  TEST_TIMEOUT=1800   per test boot;  JOBS=nproc   kernel builds"
-	@echo "  QEMU KVM_PROBE_TIMEOUT=20 QEMU_EXTRA_ARGS   the runner (bench/run-guest -h)"
+	@echo "  QEMU KVM_PROBE_TIMEOUT=20 QEMU_EXTRA_ARGS   the runner (bench/vm/run-guest -h)"
 
 # CC, LLVM, O, ARCH: refused before any work unless they say what the
-# kernels are built with anyway (bench/kernel.sh check-vars).
+# kernels are built with anyway (bench/kernel/build.sh check-vars).
 deps:
-	bench/kernel.sh check-vars
-	bench/install-deps.sh
+	bench/kernel/build.sh check-vars
+	bench/setup/install-deps.sh
 
 kernels:
 	$(RUN) -d -b CONFIGS kernels
 
 patches-check:
-	$(RUN) -d patches-check -- bench/kernel.sh check
+	$(RUN) -d patches-check -- bench/kernel/build.sh check
 
 image: deps
-	bench/image.sh base
+	bench/vm/image.sh base
 
 shell:
-	$(RUN) -d -b CONFIG shell -- bench/run-guest -i -c @CONFIG@ -t 0
+	$(RUN) -d -b CONFIG shell -- bench/vm/run-guest -i -c @CONFIG@ -t 0
 
 test:
 	$(RUN) -d test -- tests/run.sh
 
 bench:
-	$(RUN) -d -b CONFIGS bench -- bench/bench.sh
+	$(RUN) -d -b CONFIGS bench -- bench/run/bench.sh
 
 perf:
-	$(RUN) -d -b CONFIGS perf -- perf-scripts/perf.sh
+	$(RUN) -d -b CONFIGS perf -- bench/run/perf.sh
 
 disasm:
 	$(RUN) -d disasm -- env OUT=@RESULTS@/disasm.txt perf-scripts/disasm.sh
@@ -131,33 +131,33 @@ plots:
 	$(RUN) plots -- plots/make-plots.sh @RESULTS@
 
 report:
-	$(RUN) report -- sh -c 'plots/make-plots.sh "$$1" && exec bench/report.sh "$$1"' sh @RESULTS@
+	$(RUN) report -- sh -c 'plots/make-plots.sh "$$1" && exec bench/report/report.sh "$$1"' sh @RESULTS@
 
 compare:
-	$(RUN) compare -- bench/compare.sh @BASE@ @NEW@
+	$(RUN) compare -- bench/stats/compare.sh @BASE@ @NEW@
 
 peers:
-	$(RUN) -d -b CONFIGS peers -- bench/peers.sh
+	$(RUN) -d -b CONFIGS peers -- bench/run/peers.sh
 
 # layout also builds off-layout (the plan's VIEW_LAYOUT_CONFIGS)
 views:
-	$(RUN) -d -b CONFIGS -b VIEW_LAYOUT_CONFIGS views -- sh -c 'd=$$(bench/views.sh "$$@") && \
-		plots/make-plots.sh "$$d" && plots/make-view-plots.sh "$$d" && exec bench/report.sh "$$d"' sh @VIEWS@
+	$(RUN) -d -b CONFIGS -b VIEW_LAYOUT_CONFIGS views -- sh -c 'd=$$(bench/run/views.sh "$$@") && \
+		plots/make-plots.sh "$$d" && plots/make-view-plots.sh "$$d" && exec bench/report/report.sh "$$d"' sh @VIEWS@
 
 fuzz:
-	$(RUN) -d -b CONFIG fuzz -- env FUZZ_CONFIG=@CONFIG@ bench/fuzz.sh
+	$(RUN) -d -b CONFIG fuzz -- env FUZZ_CONFIG=@CONFIG@ bench/run/fuzz.sh
 
 coverage:
-	$(RUN) -d coverage -- bench/coverage.sh
+	$(RUN) -d coverage -- bench/run/coverage.sh
 
 boot-soak:
-	$(RUN) -d -b CONFIG soak -- bench/boot-soak.sh -c @CONFIG@ -n @SOAK_BOOTS@ -j @GUEST_JOBS@
+	$(RUN) -d -b CONFIG soak -- bench/run/soak.sh -c @CONFIG@ -n @SOAK_BOOTS@ -j @GUEST_JOBS@
 
 per-patch:
-	$(RUN) -d per-patch -- bench/per-patch.sh
+	$(RUN) -d per-patch -- bench/run/per-patch.sh
 
 compare-series:
-	$(RUN) -d compare-series -- bench/compare-series.sh
+	$(RUN) -d compare-series -- bench/run/compare-series.sh
 
 clean-cache:
-	bench/clean-cache.sh
+	bench/setup/clean-cache.sh

@@ -13,8 +13,8 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-# shellcheck source=bench/lib.sh
-. "$(dirname "$0")/../bench/lib.sh"
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../bench/lib/lib.sh"
 
 OUT=${OUT:-$CACHE/disasm.txt}
 FUNC=submit_bio_noacct_nocheck
@@ -72,7 +72,7 @@ live_bytes() {
 		rmmod null_blk
 	EOF
 	dir=$CACHE/runs/disasm-live
-	"$BENCH_DIR/run-guest" -c on -o "$dir" -e "GATE=$gate" "$script" >&2
+	"$BENCH_DIR/vm/run-guest" -c on -o "$dir" -e "GATE=$gate" "$script" >&2
 	rm -f "$script"
 	printf '== live bytes at the gate %s in a running on guest (%s):\n' "$gate" \
 		"$(sed -n 's/^accel=//p' "$dir/meta")"

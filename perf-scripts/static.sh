@@ -9,7 +9,7 @@
 #
 # Each side is configured as a build is (tinyconfig + fragments) and
 # prepared, and only the objects that define HOT_FUNCS are compiled
-# (bench/kernel.sh objects; a finished build of the same tree and fragments
+# (bench/kernel/build.sh objects; a finished build of the same tree and fragments
 # is used as it is).  Then, per function, the difference instruction by
 # instruction (perf-scripts/static-diff.c): relocations as symbol names,
 # jump-label sites named from __jump_table and shown as what they are
@@ -18,10 +18,10 @@
 # verdict on the idle path, the code that runs with every static key off.
 # Settings (environment):
 #   BASE_SERIES NEW_SERIES  BASE_KSRC NEW_KSRC   each side's series and
-#                 source (default SERIES and KSRC, as for bench/kernel.sh)
+#                 source (default SERIES and KSRC, as for bench/kernel/build.sh)
 #   BASE_LABEL NEW_LABEL   the sides' names (default: the configs, with
 #                 the series when the series differ)
-#   HOT_FUNCS     the functions (default: bench/results.sh's)
+#   HOT_FUNCS     the functions (default: bench/lib/results.sh's)
 #   STATIC_CONTEXT=3   unchanged lines around each change ("all": every line)
 # Output on stdout; with -o DIR also DIR/static.txt and DIR/static.csv
 # (one row per function).  Exit 0 with an answer, 1 when a build step
@@ -29,8 +29,8 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-# shellcheck source=bench/lib.sh
-. "$(dirname "$0")/../bench/lib.sh"
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../bench/lib/lib.sh"
 
 DIE_STATUS=2
 OUT_DIR=''
@@ -146,7 +146,7 @@ prepare_side() {
 	done < <(sources "$cfg")
 	[[ ${#objs[@]} == 0 ]] || mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
 	# Only the objects the .config builds come back, compiled.
-	"$BENCH_DIR/kernel.sh" objects "$cfg" "${objs[@]}" >"$WORK/$name.built"
+	"$BENCH_DIR/kernel/build.sh" objects "$cfg" "${objs[@]}" >"$WORK/$name.built"
 	mapfile -t built <"$WORK/$name.built"
 	: >"$WORK/$name.objects"
 	for f in "${FUNCS[@]}"; do
@@ -282,8 +282,8 @@ main() {
 	[[ $BASE_LABEL != "$NEW_LABEL" ]] || BASE_LABEL="$BASE_LABEL(base)" NEW_LABEL="$NEW_LABEL(new)"
 	# Trees first, one at a time (two syncs of one tree would clobber it);
 	# then both sides' configure, prepare and objects at once.
-	side base "$BENCH_DIR/kernel.sh" tree "$(config_tree "$BASE_CONFIG")"
-	side new "$BENCH_DIR/kernel.sh" tree "$(config_tree "$NEW_CONFIG")"
+	side base "$BENCH_DIR/kernel/build.sh" tree "$(config_tree "$BASE_CONFIG")"
+	side new "$BENCH_DIR/kernel/build.sh" tree "$(config_tree "$NEW_CONFIG")"
 	log "static: $BASE_LABEL and $NEW_LABEL: configure, make prepare, the objects of $HOT_FUNCS"
 	side base prepare_side base "$BASE_CONFIG" 2>"$WORK/base.log" &
 	pids=($!)

@@ -67,7 +67,7 @@ ptopen(i) = word(optypes, int(i - 1) % 8 + 1) + 0
 rgbof(i) = word(colors, int(i - 1) % 8 + 1)
 
 # Key text for a config: its name, plus a short description for the
-# configs of bench/configs/ (see the first comment line of each .config).
+# configs of bench/kernel/configs/ (see the first comment line of each .config).
 desc(c) = (c eq 'off') ? 'off: compiled out' \
 	: (c eq 'on') ? 'on: static key + per-disk bit' \
 	: (c eq 'on-nojl') ? 'on-nojl: key without jump labels' \

@@ -60,7 +60,7 @@ command -v awk >/dev/null || die "awk not found"
 
 # ------------------------------------------------------------ meta.env
 # Parsed, not sourced: KEY=VALUE lines, optional "export ", the value one
-# shell word as bench/results.sh writes it with printf %q (backslash
+# shell word as bench/lib/results.sh writes it with printf %q (backslash
 # escapes, '...', "...", $'...'); nothing in it is expanded or executed.
 
 # unquote WORD: the string a shell word stands for
@@ -116,7 +116,7 @@ unquote() {
 
 declare -A meta=()
 if [[ -r $results/meta.json ]]; then
-	# written by bench/results.sh write_meta with jq --arg: read with jq
+	# written by bench/lib/results.sh write_meta with jq --arg: read with jq
 	while IFS=$'\t' read -r key value; do
 		meta[$key]=$value
 	done < <(jq -r 'to_entries[] | select(.value | type != "object") | [.key, (.value | tostring | gsub("[[:cntrl:]]"; " "))] | @tsv' "$results/meta.json")

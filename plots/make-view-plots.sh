@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# plots/make-view-plots.sh: the figures of bench/views.sh's views from one
+# plots/make-view-plots.sh: the figures of bench/run/views.sh's views from one
 # results directory (PNG + SVG):
 #
 #   plots/make-view-plots.sh RESULTS_DIR [OUT_DIR]

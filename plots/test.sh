@@ -324,7 +324,7 @@ check "meta.env quoting: exit 0" eq "$rc" 0
 check "meta.env quoting: iops made" figure_ok "$r/out" iops run-with-quote tcg "2025-02-03 04:05:06"
 check "meta.env quoting: apostrophe survives" grep -qE "O('|&apos;|&#39;)Brien CPU" "$r/out/iops.svg"
 
-# as bench/results.sh writes it: printf %q; nothing in it is executed
+# as bench/lib/results.sh writes it: printf %q; nothing in it is executed
 r=$tmp/metaq
 drop_metric insns_per_call | mkres "$r"
 {
@@ -389,7 +389,7 @@ else
 	pass "fixture provenance # SKIP no make/cc"
 fi
 
-# ---- make-view-plots.sh: the views' figures (bench/views.sh)
+# ---- make-view-plots.sh: the views' figures (bench/run/views.sh)
 mvp=$here/make-view-plots.sh
 v=$tmp/views
 mkdir -p "$v/plain" "$v/mq"

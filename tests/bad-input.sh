@@ -24,37 +24,37 @@ done
 # STATUS | TEXT | COMMAND (run by bash in the repository)
 ROWS=$(
 	cat <<ROWS_END
-4|unknown accelerator 'bogus' (valid: auto kvm tcg tcg-icount)|bench/run-guest -A -a bogus
-4|unknown accelerator 'bogus' (valid: auto kvm tcg tcg-icount)|bench/run-guest -a bogus /dev/null
-4|unknown config 'bogus' (valid: |bench/run-guest -c bogus /dev/null
-4|unknown config 'bogus' (valid: |bench/run-guest -A -c bogus
-0|run-guest [options] SCRIPT|bench/run-guest -h
-4|illegal option -- x|bench/run-guest -x /dev/null
-4|run-guest [options] SCRIPT|bench/run-guest
-4|-t soon: expected a number of seconds|bench/run-guest -t soon /dev/null
-1|unknown config 'bogus' (valid: |bench/kernel.sh build bogus
-1|unknown config 'bogus' (valid: |bench/kernel.sh build on bogus
-1|usage: kernel.sh tree NAME|bench/kernel.sh bogus
-0|kernel.sh build CONFIG|bench/kernel.sh -h
-1|usage: image.sh base|bench/image.sh bogus
-0|perf.sh [-h]|perf-scripts/perf.sh --help
-1|unknown argument 'bogus'|perf-scripts/perf.sh bogus
-1|unknown state 'bogus' (valid: |STATES=bogus perf-scripts/perf.sh
-0|bench.sh [-h | --settings | --list | --job ID | --plan-job ID DIR]|bench/bench.sh -h
-1|unknown argument '--repeats=2'|bench/bench.sh --repeats=2
-1|unknown state 'bogus' (valid: off key-off key-on-other rules-N|STATES=bogus bench/bench.sh
-1|unknown state 'rules-0' (valid: |STATES=rules-0 bench/bench.sh
-1|unknown config 'bogus' (valid: |CONFIGS='on bogus' bench/bench.sh
-1|unknown workload 'bogus' (valid: count-randread-qd1 |WORKLOADS=bogus bench/bench.sh
-1|unknown accelerator 'bogus' (valid: auto kvm tcg tcg-icount)|ACCEL=bogus bench/bench.sh
-1|REPEATS=two: expected a number|REPEATS=two bench/bench.sh
-1|PLUGIN and PERF_RECORD are 0 or 1|PLUGIN=yes bench/bench.sh
-1|BENCH_CONFIGS is now CONFIGS|BENCH_CONFIGS=on bench/bench.sh
-1|usage: bench.sh --job ID (bench.sh --list prints the IDs)|bench/bench.sh --job
-1|unknown argument '--lists' (valid: -h, --settings, --list, --job ID|bench/bench.sh --lists
-1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on REPEATS=2 bench/bench.sh --job bogus
-1|usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)|bench/bench.sh --plan-job on.r1
-1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on REPEATS=2 bench/bench.sh --plan-job bogus $SCRATCH/plan
+4|unknown accelerator 'bogus' (valid: auto kvm tcg tcg-icount)|bench/vm/run-guest -A -a bogus
+4|unknown accelerator 'bogus' (valid: auto kvm tcg tcg-icount)|bench/vm/run-guest -a bogus /dev/null
+4|unknown config 'bogus' (valid: |bench/vm/run-guest -c bogus /dev/null
+4|unknown config 'bogus' (valid: |bench/vm/run-guest -A -c bogus
+0|run-guest [options] SCRIPT|bench/vm/run-guest -h
+4|illegal option -- x|bench/vm/run-guest -x /dev/null
+4|run-guest [options] SCRIPT|bench/vm/run-guest
+4|-t soon: expected a number of seconds|bench/vm/run-guest -t soon /dev/null
+1|unknown config 'bogus' (valid: |bench/kernel/build.sh build bogus
+1|unknown config 'bogus' (valid: |bench/kernel/build.sh build on bogus
+1|usage: build.sh tree NAME|bench/kernel/build.sh bogus
+0|build.sh build CONFIG|bench/kernel/build.sh -h
+1|usage: image.sh base|bench/vm/image.sh bogus
+0|perf.sh [-h]|bench/run/perf.sh --help
+1|unknown argument 'bogus'|bench/run/perf.sh bogus
+1|unknown state 'bogus' (valid: |STATES=bogus bench/run/perf.sh
+0|bench.sh [-h | --settings | --list | --job ID | --plan-job ID DIR]|bench/run/bench.sh -h
+1|unknown argument '--repeats=2'|bench/run/bench.sh --repeats=2
+1|unknown state 'bogus' (valid: off key-off key-on-other rules-N|STATES=bogus bench/run/bench.sh
+1|unknown state 'rules-0' (valid: |STATES=rules-0 bench/run/bench.sh
+1|unknown config 'bogus' (valid: |CONFIGS='on bogus' bench/run/bench.sh
+1|unknown workload 'bogus' (valid: count-randread-qd1 |WORKLOADS=bogus bench/run/bench.sh
+1|unknown accelerator 'bogus' (valid: auto kvm tcg tcg-icount)|ACCEL=bogus bench/run/bench.sh
+1|REPEATS=two: expected a number|REPEATS=two bench/run/bench.sh
+1|PLUGIN and PERF_RECORD are 0 or 1|PLUGIN=yes bench/run/bench.sh
+1|BENCH_CONFIGS is now CONFIGS|BENCH_CONFIGS=on bench/run/bench.sh
+1|usage: bench.sh --job ID (bench.sh --list prints the IDs)|bench/run/bench.sh --job
+1|unknown argument '--lists' (valid: -h, --settings, --list, --job ID|bench/run/bench.sh --lists
+1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on REPEATS=2 bench/run/bench.sh --job bogus
+1|usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)|bench/run/bench.sh --plan-job on.r1
+1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on REPEATS=2 bench/run/bench.sh --plan-job bogus $SCRATCH/plan
 0|lava-jobs.sh [-u URL] [-p PLUGIN] OUTDIR [ID...]|bench/lab/lava-jobs.sh -h
 2|usage: lava-jobs.sh [-u URL] [-p PLUGIN] OUTDIR [ID...]|bench/lab/lava-jobs.sh
 2|ACCEL=tcg: a lab's device type is tcg-icount or kvm|ACCEL=tcg bench/lab/lava-jobs.sh $SCRATCH/jobs
@@ -63,55 +63,55 @@ ROWS=$(
 0|lava-results.sh [-o DIR] JOBDIR LOG|bench/lab/lava-results.sh -h
 2|usage: lava-results.sh [-o DIR] JOBDIR LOG|bench/lab/lava-results.sh
 2|is not a job folder of lava-jobs.sh (no piece/meta.json, boot.env)|bench/lab/lava-results.sh $SCRATCH $SCRATCH/log
-1|unknown job file 'bogus' (valid: default quick, or the path of a .job file)|JOB_FILE=bogus bench/bench.sh --list
-1|bad.job:2: expected NAME = VALUE, got "CONFIGS off"|printf '# a typo\nCONFIGS off\n' >$SCRATCH/bad.job && JOB_FILE=$SCRATCH/bad.job bench/bench.sh --list
-1|typo.job:1: unknown setting CONFIG (valid: CONFIGS STATES|printf 'CONFIG = on\n' >$SCRATCH/typo.job && JOB_FILE=$SCRATCH/typo.job bench/bench.sh --list
-1|twice.job:2: REPEATS set twice|printf 'REPEATS = 1\nREPEATS = 2\n' >$SCRATCH/twice.job && JOB_FILE=$SCRATCH/twice.job bench/bench.sh --settings
-1|BOOTS=sometimes: valid are auto, per-config, per-state|BOOTS=sometimes bench/bench.sh --list
-2|usage: merge.sh [-o DIR] PIECE...|bench/merge.sh
-2|results/no-such-run is not a piece of bench.sh --job (no meta.json)|bench/merge.sh results/no-such-run
-2|a whole run needs no merge|bench/merge.sh ${NEWEST%/}
-1|usage: export-kcidb.sh RESULTS_DIR|bench/export-kcidb.sh
-1|results/no-such-run is not a results directory (no summary.json|bench/export-kcidb.sh results/no-such-run
-1|KCIDB_ORIGIN=My-Lab: KCIDB origins are [a-z0-9_]+|KCIDB_ORIGIN=My-Lab bench/export-kcidb.sh ${NEWEST%/}
-4|-K needs -M ARCHIVE|bench/run-guest -K bench/run-guest /dev/null
-4|-M goes with -K BZIMAGE|bench/run-guest -M modules.tar.gz /dev/null
-4|-K /no/such/bzImage: no such file|bench/run-guest -K /no/such/bzImage -M modules.tar.gz /dev/null
-4|-K bench/run-guest: not a bzImage|bench/run-guest -K bench/run-guest -M modules.tar.gz /dev/null
-1|usage: pack-build.sh CONFIG ARCHIVE|bench/pack-build.sh on
-1|unknown config 'bogus' (valid: |bench/pack-build.sh bogus $SCRATCH/x.tar
-1|config on is not built|bench/pack-build.sh on $SCRATCH/x.tar
-0|run-all.sh [-h]|bench/run-all.sh -h
-1|unknown argument 'quick'|bench/run-all.sh quick
-1|unknown config 'bogus' (valid: |CONFIGS=bogus bench/run-all.sh
-1|unknown argument 'bogus'|bench/peers.sh bogus
-2|VIEWS='mq bogus' (the command line): 'bogus' is not a view (valid: errcost footprint latency layout mq polled switch, or all)|bench/views.sh mq bogus
-1|usage: bench/views.sh VIEW... (views: |bench/views.sh
-2|POLL_TAGS='many' (the environment): not a whole number|POLL_TAGS=many bench/views.sh polled
+1|unknown job file 'bogus' (valid: default quick, or the path of a .job file)|JOB_FILE=bogus bench/run/bench.sh --list
+1|bad.job:2: expected NAME = VALUE, got "CONFIGS off"|printf '# a typo\nCONFIGS off\n' >$SCRATCH/bad.job && JOB_FILE=$SCRATCH/bad.job bench/run/bench.sh --list
+1|typo.job:1: unknown setting CONFIG (valid: CONFIGS STATES|printf 'CONFIG = on\n' >$SCRATCH/typo.job && JOB_FILE=$SCRATCH/typo.job bench/run/bench.sh --list
+1|twice.job:2: REPEATS set twice|printf 'REPEATS = 1\nREPEATS = 2\n' >$SCRATCH/twice.job && JOB_FILE=$SCRATCH/twice.job bench/run/bench.sh --settings
+1|BOOTS=sometimes: valid are auto, per-config, per-state|BOOTS=sometimes bench/run/bench.sh --list
+2|usage: merge.sh [-o DIR] PIECE...|bench/lab/merge.sh
+2|results/no-such-run is not a piece of bench.sh --job (no meta.json)|bench/lab/merge.sh results/no-such-run
+2|a whole run needs no merge|bench/lab/merge.sh ${NEWEST%/}
+1|usage: export-kcidb.sh RESULTS_DIR|bench/lab/export-kcidb.sh
+1|results/no-such-run is not a results directory (no summary.json|bench/lab/export-kcidb.sh results/no-such-run
+1|KCIDB_ORIGIN=My-Lab: KCIDB origins are [a-z0-9_]+|KCIDB_ORIGIN=My-Lab bench/lab/export-kcidb.sh ${NEWEST%/}
+4|-K needs -M ARCHIVE|bench/vm/run-guest -K bench/vm/run-guest /dev/null
+4|-M goes with -K BZIMAGE|bench/vm/run-guest -M modules.tar.gz /dev/null
+4|-K /no/such/bzImage: no such file|bench/vm/run-guest -K /no/such/bzImage -M modules.tar.gz /dev/null
+4|-K bench/vm/run-guest: not a bzImage|bench/vm/run-guest -K bench/vm/run-guest -M modules.tar.gz /dev/null
+1|usage: pack-build.sh CONFIG ARCHIVE|bench/lab/pack-build.sh on
+1|unknown config 'bogus' (valid: |bench/lab/pack-build.sh bogus $SCRATCH/x.tar
+1|config on is not built|bench/lab/pack-build.sh on $SCRATCH/x.tar
+0|all.sh [-h]|bench/run/all.sh -h
+1|unknown argument 'quick'|bench/run/all.sh quick
+1|unknown config 'bogus' (valid: |CONFIGS=bogus bench/run/all.sh
+1|unknown argument 'bogus'|bench/run/peers.sh bogus
+2|VIEWS='mq bogus' (the command line): 'bogus' is not a view (valid: errcost footprint latency layout mq polled switch, or all)|bench/run/views.sh mq bogus
+1|usage: bench/run/views.sh VIEW... (views: |bench/run/views.sh
+2|POLL_TAGS='many' (the environment): not a whole number|POLL_TAGS=many bench/run/views.sh polled
 2|RESULTS='results/no-such-run' (make's command line): no such directory|make -s plots RESULTS=results/no-such-run
 2|RESULTS='results/no-such-run' (make's command line): no such directory|make -s disasm RESULTS=results/no-such-run
 2|a committed run, which make never writes into|make -s plots RESULTS=$NEWEST
 2|usage: make compare BASE=results/A NEW=results/B|make -s compare
-1|FUZZ_CONFIG='bogus': want one of: |FUZZ_CONFIG=bogus bench/fuzz.sh
-1|FUZZ_OUT='README.md': exists and is not a directory|FUZZ_OUT=README.md bench/fuzz.sh
-0|bench/coverage.sh [RESULTS_DIR|bench/coverage.sh -h
-1|FUZZ_SECONDS='soon': want a whole number of seconds|FUZZ_SECONDS=soon bench/coverage.sh
-1|results directory 'results' exists already|bench/coverage.sh results
-1|bench/coverage.sh [RESULTS_DIR|bench/coverage.sh --bogus
-1|KSRC=/no/such/linux: no such file or directory (give a git checkout, an extracted tree or a tarball|KSRC=/no/such/linux bench/kernel.sh build on
-1|KSRC=/etc is not a kernel source: give a git checkout (its top directory), an extracted tree|KSRC=/etc bench/kernel.sh build on
-1|KSRC=/etc/hostname is not a kernel source: a file must be a tarball|KSRC=/etc/hostname bench/bench.sh
-1|SERIES=/etc has no series file: give a directory with a 'series' file|SERIES=/etc bench/kernel.sh build on
-1|usage: kernel.sh defines TREE CONFIG_SYMBOL|bench/kernel.sh defines main
-0|per-patch.sh [-h]|bench/per-patch.sh -h
-1|unknown argument 'bogus'|bench/per-patch.sh bogus
-1|per-patch needs a series: SERIES=none has no patches|SERIES=none bench/per-patch.sh
-0|compare-series.sh [-h]|bench/compare-series.sh -h
-2|unknown argument 'bogus'|bench/compare-series.sh bogus
-2|NEW_SERIES='/etc' (the environment): no series file|NEW_SERIES=/etc bench/compare-series.sh
-2|BASE_KSRC='/no/such/linux' (the environment): no such file or directory|BASE_KSRC=/no/such/linux bench/compare-series.sh
-2|'bogus' is not a config (valid: |CONFIGS=bogus bench/compare-series.sh
-2|'bogus' is not a state (valid: |STATES=bogus bench/compare-series.sh
+1|FUZZ_CONFIG='bogus': want one of: |FUZZ_CONFIG=bogus bench/run/fuzz.sh
+1|FUZZ_OUT='README.md': exists and is not a directory|FUZZ_OUT=README.md bench/run/fuzz.sh
+0|bench/run/coverage.sh [RESULTS_DIR|bench/run/coverage.sh -h
+1|FUZZ_SECONDS='soon': want a whole number of seconds|FUZZ_SECONDS=soon bench/run/coverage.sh
+1|results directory 'results' exists already|bench/run/coverage.sh results
+1|bench/run/coverage.sh [RESULTS_DIR|bench/run/coverage.sh --bogus
+1|KSRC=/no/such/linux: no such file or directory (give a git checkout, an extracted tree or a tarball|KSRC=/no/such/linux bench/kernel/build.sh build on
+1|KSRC=/etc is not a kernel source: give a git checkout (its top directory), an extracted tree|KSRC=/etc bench/kernel/build.sh build on
+1|KSRC=/etc/hostname is not a kernel source: a file must be a tarball|KSRC=/etc/hostname bench/run/bench.sh
+1|SERIES=/etc has no series file: give a directory with a 'series' file|SERIES=/etc bench/kernel/build.sh build on
+1|usage: build.sh defines TREE CONFIG_SYMBOL|bench/kernel/build.sh defines main
+0|per-patch.sh [-h]|bench/run/per-patch.sh -h
+1|unknown argument 'bogus'|bench/run/per-patch.sh bogus
+1|per-patch needs a series: SERIES=none has no patches|SERIES=none bench/run/per-patch.sh
+0|compare-series.sh [-h]|bench/run/compare-series.sh -h
+2|unknown argument 'bogus'|bench/run/compare-series.sh bogus
+2|NEW_SERIES='/etc' (the environment): no series file|NEW_SERIES=/etc bench/run/compare-series.sh
+2|BASE_KSRC='/no/such/linux' (the environment): no such file or directory|BASE_KSRC=/no/such/linux bench/run/compare-series.sh
+2|'bogus' is not a config (valid: |CONFIGS=bogus bench/run/compare-series.sh
+2|'bogus' is not a state (valid: |STATES=bogus bench/run/compare-series.sh
 2|NEW_SERIES='/etc' (make's command line): no series file|make -s compare-series NEW_SERIES=/etc
 0|static.sh [-h] [-o DIR] [BASE_CONFIG NEW_CONFIG]|perf-scripts/static.sh -h
 2|unknown config 'bogus' (valid: |perf-scripts/static.sh off bogus
@@ -120,20 +120,20 @@ ROWS=$(
 2|HOT_FUNCS: 'a-b' is not a function name|HOT_FUNCS=a-b perf-scripts/static.sh
 2|SERIES=/etc has no series file|NEW_SERIES=/etc perf-scripts/static.sh
 2|NEW_CONFIG='bogus' (make's command line): not a config (valid: |make -s static NEW_CONFIG=bogus
-1|usage: kernel.sh objects CONFIG [OBJECT...]|bench/kernel.sh objects
-2|CC='clang': kernels are built with gcc through ccache (CC="ccache gcc"); CC may be unset, gcc or cc|CC=clang bench/kernel.sh build on
-2|LLVM='1': clang/LLVM kernel builds are not supported|LLVM=1 bench/kernel.sh build on
-2|O='$SCRATCH/o': builds go to CACHE/build/CONFIG|O=$SCRATCH/o bench/kernel.sh build on
-2|ARCH='arm64': kernels are built for x86_64 only (ARCH may be unset, x86 or x86_64)|ARCH=arm64 bench/kernel.sh build on
-2|CROSS_COMPILE='aarch64-linux-gnu-': kernels are built for x86_64|CROSS_COMPILE=aarch64-linux-gnu- bench/kernel.sh build on
-2|CC='clang': kernels are built with gcc through ccache|CC=clang bench/kernel.sh objects on block/blk-core.o
+1|usage: build.sh objects CONFIG [OBJECT...]|bench/kernel/build.sh objects
+2|CC='clang': kernels are built with gcc through ccache (CC="ccache gcc"); CC may be unset, gcc or cc|CC=clang bench/kernel/build.sh build on
+2|LLVM='1': clang/LLVM kernel builds are not supported|LLVM=1 bench/kernel/build.sh build on
+2|O='$SCRATCH/o': builds go to CACHE/build/CONFIG|O=$SCRATCH/o bench/kernel/build.sh build on
+2|ARCH='arm64': kernels are built for x86_64 only (ARCH may be unset, x86 or x86_64)|ARCH=arm64 bench/kernel/build.sh build on
+2|CROSS_COMPILE='aarch64-linux-gnu-': kernels are built for x86_64|CROSS_COMPILE=aarch64-linux-gnu- bench/kernel/build.sh build on
+2|CC='clang': kernels are built with gcc through ccache|CC=clang bench/kernel/build.sh objects on block/blk-core.o
 2|CC='clang' (make's command line): kernels are built with gcc through ccache|make -s kernels CONFIGS=on CC=clang
 2|LLVM='1' (make's command line): clang/LLVM kernel builds are not supported|make -s kernels CONFIGS=on LLVM=1
 2|O='$SCRATCH/o' (make's command line): builds go to CACHE/build/CONFIG|make -s kernels CONFIGS=on O=$SCRATCH/o
 2|ARCH='arm64' (make's command line): kernels are built for x86_64 only|make -s bench CONFIGS=on ARCH=arm64
 2|CC='ccache clang' (make's command line): kernels are built with gcc through ccache|make -s static CC='ccache clang'
 2|LLVM='1' (make's command line): clang/LLVM kernel builds are not supported|make -s per-patch LLVM=1
-0||CC=gcc ARCH=x86_64 bench/kernel.sh check-vars
+0||CC=gcc ARCH=x86_64 bench/kernel/build.sh check-vars
 ROWS_END
 )
 
@@ -165,7 +165,7 @@ check_failing_bench() {
 		printf 'skip  (config on not built) a bench run whose boots all fail\n'
 		return
 	fi
-	cmd="CACHE=$REAL_CACHE RESULTS_ROOT=$SCRATCH/results RUN_ID=fail ACCEL=tcg CONFIGS=on STATES=key-off BASELINE='on key-off' REPEATS=1 RUN_TIMEOUT=2 bench/bench.sh"
+	cmd="CACHE=$REAL_CACHE RESULTS_ROOT=$SCRATCH/results RUN_ID=fail ACCEL=tcg CONFIGS=on STATES=key-off BASELINE='on key-off' REPEATS=1 RUN_TIMEOUT=2 bench/run/bench.sh"
 	check 1 "1 of 1 boots failed" "$cmd"
 	if [[ -f $SCRATCH/results/fail/runs.csv ]] && grep -q ',failed,iops,' "$SCRATCH/results/fail/runs.csv"; then
 		printf 'ok    its runs.csv marks the run failed\n'
@@ -188,11 +188,11 @@ check_bad_archives() {
 	: >"$SCRATCH/mods/lib/modules/0.0-other/modules.dep"
 	tar -C "$SCRATCH/mods" -czf "$SCRATCH/other.tar.gz" lib
 	tar -C "$SCRATCH/mods" -czf "$SCRATCH/empty.tar.gz" --files-from /dev/null
-	check 4 "-M /etc/hostname: not a tar archive" "bench/run-guest -K $bz -M /etc/hostname /dev/null"
+	check 4 "-M /etc/hostname: not a tar archive" "bench/vm/run-guest -K $bz -M /etc/hostname /dev/null"
 	check 4 "-M $SCRATCH/empty.tar.gz: no lib/modules/RELEASE/modules.dep in it" \
-		"bench/run-guest -K $bz -M $SCRATCH/empty.tar.gz /dev/null"
+		"bench/vm/run-guest -K $bz -M $SCRATCH/empty.tar.gz /dev/null"
 	check 4 "-M $SCRATCH/other.tar.gz: modules for 0.0-other, but -K $bz is $release" \
-		"bench/run-guest -K $bz -M $SCRATCH/other.tar.gz /dev/null"
+		"bench/vm/run-guest -K $bz -M $SCRATCH/other.tar.gz /dev/null"
 }
 
 # HOT_FUNCS names are checked against the built kernels' System.map (a
@@ -205,12 +205,12 @@ check_needs_cache() {
 		return
 	fi
 	check 1 "HOT_FUNCS: none of no_such_function other_missing is in the kernel of config on" \
-		"CACHE=$REAL_CACHE HOT_FUNCS='no_such_function other_missing' CONFIGS=on STATES=key-off BASELINE='on key-off' bench/bench.sh"
+		"CACHE=$REAL_CACHE HOT_FUNCS='no_such_function other_missing' CONFIGS=on STATES=key-off BASELINE='on key-off' bench/run/bench.sh"
 	check 1 "HOT_FUNCS: 'a-b' is not a function name" \
-		"CACHE=$REAL_CACHE HOT_FUNCS=a-b CONFIGS=on STATES=key-off BASELINE='on key-off' bench/bench.sh"
+		"CACHE=$REAL_CACHE HOT_FUNCS=a-b CONFIGS=on STATES=key-off BASELINE='on key-off' bench/run/bench.sh"
 	[[ -f $REAL_CACHE/src/pristine/.blkinject-version ]] || return 0
 	CHECK_LIMIT=900 check 1 "this tree has no BLK_ERROR_INJECTION (no Kconfig entry defines it): give SERIES=" \
-		"CACHE=$REAL_CACHE SERIES=none bench/kernel.sh build on"
+		"CACHE=$REAL_CACHE SERIES=none bench/kernel/build.sh build on"
 }
 
 main() {
@@ -218,7 +218,7 @@ main() {
 	while IFS='|' read -r want text cmd; do
 		check "$want" "$text" "$cmd"
 	done <<<"$ROWS"
-	# kernel.sh build bogus, CC=clang... must stop before extracting,
+	# build.sh build bogus, CC=clang... must stop before extracting,
 	# patching or building a tree.
 	for d in src ksrc trees variants build; do
 		[[ -e $SCRATCH/cache/$d ]] || continue

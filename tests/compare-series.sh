@@ -28,14 +28,14 @@ export FIO_IOS=5000 RESULTS_ROOT=$tmp
 unset STATES      # compare-series's default states are under test
 CACHE=${CACHE:-$repo/.cache}
 stamp=$CACHE/build/on/.blkinject-stamp
-"$repo/bench/kernel.sh" build on >/dev/null 2>&1 || { echo "building on failed" >&2; exit 1; }
+"$repo/bench/kernel/build.sh" build on >/dev/null 2>&1 || { echo "building on failed" >&2; exit 1; }
 before=$(cat "$stamp")
 
 # series NAME BASE NEW: run compare-series, its output in $tmp/NAME.raw and,
 # a row of the table a line (unwrap), in $tmp/NAME.out.
 series() {
 	local rc=0
-	BASE_SERIES=$2 NEW_SERIES=$3 RUN_ID=$1 "$repo/bench/compare-series.sh" \
+	BASE_SERIES=$2 NEW_SERIES=$3 RUN_ID=$1 "$repo/bench/run/compare-series.sh" \
 		>"$tmp/$1.raw" 2>"$tmp/$1.err" || rc=$?
 	unwrap <"$tmp/$1.raw" >"$tmp/$1.out"
 	echo "$rc"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/coverage-table.sh on a fixture: two small lcov tracefiles of a
+# bench/report/coverage-table.sh on a fixture: two small lcov tracefiles of a
 # 32-line source and their lcov sum.  The counts in expected.txt were
 # checked by hand: a branch taken "-" (its line never ran) or 0 counts as
 # not taken, a function scope ends at its first "}" in column 0, a file
@@ -10,7 +10,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 FIXTURE=$(cd "$(dirname "$0")/coverage-fixture" && pwd)
-TABLE=$FIXTURE/../../bench/coverage-table.sh
+TABLE=$FIXTURE/../../bench/report/coverage-table.sh
 
 run_table() {
 	COVERAGE_SCOPES=$1 "$TABLE" -r "$FIXTURE/reasons.txt" "$FIXTURE/src" \

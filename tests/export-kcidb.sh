@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/export-kcidb.sh on a committed results directory: valid JSON in
+# bench/lab/export-kcidb.sh on a committed results directory: valid JSON in
 # the shape of KCIDB's schema v5.3 (version, IDs with the origin, paths
 # and statuses as the schema allows them), one test per summary.csv row
 # with its median as the number, one build per config, each test on a
@@ -30,7 +30,7 @@ jq_true() {
 
 main() {
 	local rows fails
-	"$REPO_DIR/bench/export-kcidb.sh" "$RUN" >"$OUT"
+	"$REPO_DIR/bench/lab/export-kcidb.sh" "$RUN" >"$OUT"
 	check "valid JSON, an object" jq_true 'type == "object"'
 	check "schema version 5.3" jq_true '.version == {major: 5, minor: 3}'
 	rows=$(($(wc -l <"$RUN/summary.csv") - 1))

@@ -70,7 +70,7 @@ good_log() {
 	check "raw.tar.xz holds the plugin's snapshots rebuilt and the log" \
 		test "$(tar -tJf "$OUT/good/raw.tar.xz" | grep -c -e 'raw/001-on-r1/plugin.txt' -e 'raw/001-on-r1/lava-good.log')" == 2
 	check "merge.sh takes the piece (a summary with rows)" \
-		quiet "$BENCH_DIR/merge.sh" -o "$OUT/merged" "$OUT/good"
+		quiet "$BENCH_DIR/lab/merge.sh" -o "$OUT/merged" "$OUT/good"
 	check "... its summary has the 19 groups" test "$(tail -n +2 "$OUT/merged/summary.csv" | wc -l)" == 19
 	sed 's/^{/- {/' "$FIX/good.log" >"$OUT/server.log"
 	convert server-log "$OUT/server.log"

@@ -23,10 +23,10 @@ shopt -s inherit_errexit
 TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/assert.sh
 . "$TESTS_DIR/lib/assert.sh"
-# shellcheck source=bench/lib.sh
-. "$TESTS_DIR/../bench/lib.sh"
-# shellcheck source=bench/results.sh
-. "$BENCH_DIR/results.sh"
+# shellcheck source=bench/lib/lib.sh
+. "$TESTS_DIR/../bench/lib/lib.sh"
+# shellcheck source=bench/lib/results.sh
+. "$BENCH_DIR/lib/results.sh"
 # shellcheck source=bench/lab/lava.sh
 . "$BENCH_DIR/lab/lava.sh"
 DEVICE=$BENCH_DIR/lab/qemu-tcg-icount.yaml
@@ -122,7 +122,7 @@ shard_through_lava() {
 	convert good
 	check "lava-results.sh makes its piece (exit $STATUS)" test "$STATUS" == 0
 	[[ $STATUS == 0 ]] || sed 's/^/    /' "$OUT/good.err"
-	RESULTS_ROOT=$OUT RUN_ID=local "$BENCH_DIR/bench.sh" --job on.r1 >/dev/null 2>"$OUT/local.err"
+	RESULTS_ROOT=$OUT RUN_ID=local "$BENCH_DIR/run/bench.sh" --job on.r1 >/dev/null 2>"$OUT/local.err"
 	check "the same rows as bench.sh --job on.r1, in its order" \
 		cmp <(cut -d, -f1-7 "$OUT/local/runs.csv") <(cut -d, -f1-7 "$OUT/piece-good/runs.csv" 2>/dev/null)
 	diffs=$(compare_rows "$OUT/local/runs.csv" "$OUT/piece-good/runs.csv" 2>&1 || true)
@@ -131,9 +131,9 @@ shard_through_lava() {
 	check "both kinds were compared (5 exact, 6 guest-time rows)" test "$(tail -n 1 <<<"$diffs")" == "5 exact, 6 guest-time"
 	check "the device's QEMU options are run-guest's" device_options_are_run_guests "$OUT/local"
 	check "merge.sh and the KCIDB export take the LAVA piece" \
-		quiet "$BENCH_DIR/merge.sh" -o "$OUT/merged" "$OUT/piece-good"
+		quiet "$BENCH_DIR/lab/merge.sh" -o "$OUT/merged" "$OUT/piece-good"
 	check "... one KCIDB test per summary row" test \
-		"$("$BENCH_DIR/export-kcidb.sh" "$OUT/merged" | jq '.tests | length')" == "$(($(wc -l <"$OUT/merged/summary.csv") - 1))"
+		"$("$BENCH_DIR/lab/export-kcidb.sh" "$OUT/merged" | jq '.tests | length')" == "$(($(wc -l <"$OUT/merged/summary.csv") - 1))"
 }
 
 failing_jobs() {

@@ -106,7 +106,7 @@ main() {
 		rst_from_series "$tmp"
 		rst=$tmp/$RST_PATH
 	fi
-	gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tmp/eifuzz" "$REPO_DIR/bench/guest-tools/eifuzz.c"
+	gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tmp/eifuzz" "$REPO_DIR/bench/guest/tools/eifuzz.c"
 	"$tmp/eifuzz" -T >"$tmp/model"
 	doc_tables "$rst" >"$tmp/doc"
 	if ! diff -u --label "the rst" --label "eifuzz -T" "$tmp/doc" "$tmp/model"; then

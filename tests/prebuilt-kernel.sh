@@ -12,8 +12,8 @@ shopt -s inherit_errexit
 TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/assert.sh
 . "$TESTS_DIR/lib/assert.sh"
-# shellcheck source=bench/lib.sh
-. "$TESTS_DIR/../bench/lib.sh"
+# shellcheck source=bench/lib/lib.sh
+. "$TESTS_DIR/../bench/lib/lib.sh"
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 
@@ -32,7 +32,7 @@ echo "marker $(cat "/lib/modules/$(uname -r)/marker")"
 modprobe null_blk nr_devices=1 && [ -b /dev/nullb0 ] && echo "null_blk loaded"
 SCRIPT
 	cp "$build/arch/x86/boot/bzImage" "$OUT/bzImage"
-	"$BENCH_DIR/run-guest" -c on -K "$OUT/bzImage" -M "$OUT/modules.tar.gz" -o "$OUT/boot" "$OUT/script" >/dev/null
+	"$BENCH_DIR/vm/run-guest" -c on -K "$OUT/bzImage" -M "$OUT/modules.tar.gz" -o "$OUT/boot" "$OUT/script" >/dev/null
 	check "the guest runs the -K kernel ($release)" grep -qx "release $release" "$OUT/boot/result.log"
 	check "its modules come from the -M archive" grep -qx "marker $marker" "$OUT/boot/result.log"
 	check "modprobe null_blk works" grep -qx "null_blk loaded" "$OUT/boot/result.log"

@@ -8,8 +8,8 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=bench/lib.sh
-. "$TESTS_DIR/../bench/lib.sh"
+# shellcheck source=bench/lib/lib.sh
+. "$TESTS_DIR/../bench/lib/lib.sh"
 
 TEST_CONFIGS=${TEST_CONFIGS:-debug on}
 TEST_TIMEOUT=${TEST_TIMEOUT:-1800}
@@ -51,7 +51,7 @@ shell_scripts() {
 	cd "$REPO_DIR" && git ls-files | while read -r f; do
 		[[ -f $f ]] || continue
 		case $f in
-		*.sh | bench/run-guest | bench/guest/init | bench/plan/resolve | bench/plan/run) printf '%s\n' "$f" ;;
+		*.sh | bench/vm/run-guest | bench/guest/init | bench/plan/resolve | bench/plan/run) printf '%s\n' "$f" ;;
 		tests/block/[0-9]*[!t]) [[ $f == *.out ]] || printf '%s\n' "$f" ;;
 		esac
 	done
@@ -66,7 +66,7 @@ lint_shell() {
 build_c_tools() {
 	local out f
 	out=$(mktemp -d)
-	for f in "$REPO_DIR"/bench/guest-tools/*.c "$REPO_DIR"/perf-scripts/*.c; do
+	for f in "$REPO_DIR"/bench/guest/tools/*.c "$REPO_DIR"/perf-scripts/*.c; do
 		gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$out/$(basename "$f" .c)" "$f" || return 1
 	done
 	rm -rf "$out"
@@ -74,7 +74,7 @@ build_c_tools() {
 
 checkpatch_series() {
 	local p
-	"$BENCH_DIR/kernel.sh" tree main >/dev/null
+	"$BENCH_DIR/kernel/build.sh" tree main >/dev/null
 	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch "$REPO_DIR"/patches/instrument/*.patch; do
 		"$CACHE/src/pristine/scripts/checkpatch.pl" --strict --no-tree \
 			--ignore FILE_PATH_CHANGES -q "$p" || return 1
@@ -121,7 +121,7 @@ expect_runner() {
 	shift 3
 	out=$CACHE/test-runs/runner-$name
 	errlog=$(mktemp)
-	"$BENCH_DIR/run-guest" -c on -o "$out" "$@" >/dev/null 2>"$errlog" || got=$?
+	"$BENCH_DIR/vm/run-guest" -c on -o "$out" "$@" >/dev/null 2>"$errlog" || got=$?
 	if [[ $got == "$want" ]] && grep -Eq "$re" "$out/meta" && grep -q -- '--- last 40 lines' "$errlog"; then
 		result "runner/$name" PASS
 	else
@@ -187,7 +187,7 @@ selected_tests() {
 }
 
 # own_boot_dir CONFIG: where the runs of the tests with a boot of their
-# own go, one directory each (bench/coverage.sh reads them too).
+# own go, one directory each (bench/run/coverage.sh reads them too).
 own_boot_dir() {
 	printf '%s/test-runs/%s-own\n' "$CACHE" "$1"
 }
@@ -226,7 +226,7 @@ guest_boot() {
 	[[ $# -ne 1 ]] || { alone="$1: "; what="$1 alone"; }
 	gate=$(gate_site "$(kernel_build_dir "$cfg")" || true)
 	log "tests: booting $cfg for $what (gate site ${gate:-none})"
-	"$BENCH_DIR/run-guest" -c "$cfg" -s 2 -t "$TEST_TIMEOUT" -o "$out" \
+	"$BENCH_DIR/vm/run-guest" -c "$cfg" -s 2 -t "$TEST_TIMEOUT" -o "$out" \
 		-f "$TESTS_DIR" -e "BENCH_GATE_ADDR=$gate" -e "TESTS=$*" "${envs[@]}" \
 		"$TESTS_DIR/guest/run-tests.sh" || status=$?
 	while IFS= read -r line; do
@@ -251,7 +251,7 @@ main() {
 	log "tests: host-side checks"
 	run_host_tests
 	# shellcheck disable=SC2086
-	"$BENCH_DIR/kernel.sh" build $TEST_CONFIGS
+	"$BENCH_DIR/kernel/build.sh" build $TEST_CONFIGS
 	[[ " $TEST_CONFIGS " != *" on "* ]] || run_runner_tests
 	[[ " $TEST_CONFIGS " != *" on "* ]] || run_lab_tests
 	[[ " $TEST_CONFIGS " != *" on "* ]] ||
@@ -270,6 +270,6 @@ main() {
 	[[ $FAILED -eq 0 ]]
 }
 
-# Sourced (bench/coverage.sh runs the guest tests on the gcov config with
+# Sourced (bench/run/coverage.sh runs the guest tests on the gcov config with
 # run_guest_tests), only the functions are wanted.
 [[ ${BASH_SOURCE[0]} != "$0" ]] || main "$@"

@@ -5,12 +5,12 @@
 #    tools and record files that scripts read back (EXEMPT below);
 #  - the committed golden outputs of benchstat compare and of the coverage
 #    table;
-#  - outputs generated here from committed runs: bench/report.sh on the run
+#  - outputs generated here from committed runs: bench/report/report.sh on the run
 #    with a static answer (its headline: at most 8 lines, the +1 named the
 #    jump-label NOP, "No cost beyond the NOP."), the same run with a planted
-#    +2 per call (the headline names the cost beyond the NOP), bench/compare.sh
+#    +2 per call (the headline names the cost beyond the NOP), bench/stats/compare.sh
 #    on that planted change (exit 1, a REGRESSION row of +2), and
-#    bench/per-patch.sh report on the committed per-patch run.
+#    bench/run/per-patch.sh report on the committed per-patch run.
 #
 #   CACHE=... bash tests/width.sh     (builds benchstat into $CACHE/tools)
 set -euo pipefail
@@ -83,7 +83,7 @@ plant_call() {
 reports() {
 	local r=$tmp/run rc=0
 	cp -r "$static_run" "$r"
-	"$repo/bench/report.sh" "$r" >/dev/null 2>"$tmp/report.err" || { cat "$tmp/report.err"; fail "report.sh ran"; return; }
+	"$repo/bench/report/report.sh" "$r" >/dev/null 2>"$tmp/report.err" || { cat "$tmp/report.err"; fail "report.sh ran"; return; }
 	fits "report.txt of the run with a static answer" "$r/report.txt"
 	check "its headline is at most 8 lines ($(headline "$r/report.txt" | wc -l))" \
 		test "$(headline "$r/report.txt" | wc -l)" -le 8
@@ -96,7 +96,7 @@ reports() {
 		grep -q '^- idle gate (on/key-off vs off): +1 instruction per call, the jump-label NOP (static diff agrees);' "$r/report.md"
 
 	plant_call "$r" 2
-	"$repo/bench/report.sh" "$r" >/dev/null 2>&1
+	"$repo/bench/report/report.sh" "$r" >/dev/null 2>&1
 	check "a planted +2 per call: the headline names 1 instruction beyond the NOP" \
 		grep -q 'Cost beyond the NOP: 1 instruction per call\.$' <<<"$(headline "$r/report.txt" | unwrap)"
 	check "  ... and the body does not call it the NOP" grep -q '^    instructions per call: 44 (+2) slower$' "$r/report.txt"
@@ -106,7 +106,7 @@ reports() {
 	cp "$static_run/meta.json" "$tmp/slow/"
 	awk -F, -v OFS=, 'NR > 1 && $2 == "on" && $3 == "key-off" && $4 ~ /^count-/ && $7 == "insns_per_call" { $8 += 2 } { print }' \
 		"$static_run/runs.csv" >"$tmp/slow/runs.csv"
-	"$repo/bench/compare.sh" "$static_run" "$tmp/slow" >"$tmp/compare.out" 2>/dev/null || rc=$?
+	"$repo/bench/stats/compare.sh" "$static_run" "$tmp/slow" >"$tmp/compare.out" 2>/dev/null || rc=$?
 	check "compare.sh on the planted change exits 1 (got $rc)" test "$rc" = 1
 	check "  ... its row: REGRESSION, +2 instructions per call" grep -Eq \
 		'^on/key-off/count-randread-qd1/insns_per_call n 1\+1: 43 -> 45: REGRESSION slower: \+2 instructions per call ' \
@@ -114,7 +114,7 @@ reports() {
 	fits "compare.sh output" "$tmp/compare.out"
 
 	cp -r "$per_patch_run" "$tmp/per-patch"
-	"$repo/bench/per-patch.sh" report "$tmp/per-patch" >/dev/null 2>&1
+	"$repo/bench/run/per-patch.sh" report "$tmp/per-patch" >/dev/null 2>&1
 	fits "per-patch report.txt" "$tmp/per-patch/report.txt"
 }
 

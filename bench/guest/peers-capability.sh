@@ -4,7 +4,7 @@
 #   MECHANISM|CAPABILITY|yes or no|what was observed
 # so that the table is made of results, not claims.  Needs a kernel with
 # CONFIG_BLK_ERROR_INJECTION, CONFIG_FAIL_MAKE_REQUEST, the dm targets and
-# CONFIG_BPF_KPROBE_OVERRIDE (with failbio, bench/bpf, in the image).
+# CONFIG_BPF_KPROBE_OVERRIDE (with failbio, bench/guest/bpf, in the image).
 set -u
 
 MB=1048576

@@ -70,7 +70,7 @@ $SPARE_SECTOR $((_sectors - SPARE_SECTOR)) error"
 		dm_table peer "0 $_sectors dust /dev/nullb0 0 512"
 		dmsetup message peer 0 enable
 		;;
-	# The BPF way (bench/bpf): detached again after a rule, so what stays
+	# The BPF way (bench/guest/bpf): detached again after a rule, so what stays
 	# of it is measured; attached without a rule; with ei-rule's rule.
 	bpf-detached)
 		failbio attach

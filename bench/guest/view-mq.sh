@@ -1,6 +1,6 @@
 #!/bin/sh
 # Guest side of the multi-queue view: 2 vCPUs, null_blk with one submission
-# queue per CPU, one fio job per CPU (bench/fio/mq-*.fio).
+# queue per CPU, one fio job per CPU (bench/guest/fio/mq-*.fio).
 set -eu
 # shellcheck source=bench/guest/state.sh
 . /bench/state.sh

@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# Shared by the fio views' guest scripts (bench/views.sh): null_blk with the
+# Shared by the fio views' guest scripts (bench/run/views.sh): null_blk with the
 # view's parameters, the injection state, each workload's fio JSON between
 # "=== fio WORKLOAD ===" and "=== end ===" lines, and after it a block
 # "=== count WORKLOAD ===" with "READS FIRST LAST": the reads nullb0

@@ -1,18 +1,18 @@
 #!/bin/sh
 # The guest side of a LAVA job (bench/lab/lava-jobs.sh writes it in as
 # /bench/script): the shard's boot exactly as bench.sh --job makes it
-# (bench-guest.sh with the job's environment), then each value the host
+# (bench/guest/bench.sh with the job's environment), then each value the host
 # needs for the job's rows on the console, a line each, for the job's
 # monitors test action:
 #
 #   BIB-LAVA CASE VALUE UNIT
-#     STATE/WORKLOAD/METRIC   every row bench/fio-rows.jq makes of a fio run
+#     STATE/WORKLOAD/METRIC   every row bench/collect/fio-rows.jq makes of a fio run
 #     STATE/WORKLOAD/total_ios   the reads of that run (0: fio did nothing)
 #     STATE/count-randread-qd1/total_ios, .../mark_first, .../mark_last
 #                             the counted run: its reads and the plugin's
 #                             snapshots around it (COUNT_IOS > 0)
 #     guest/kernel_reports    dmesg lines /etc/kernel-report.ere matches
-#     guest/rc                bench-guest.sh's exit status (last line)
+#     guest/rc                bench.sh's exit status (last line)
 #
 # The plugin's snapshots ("insncount mN...", written by QEMU on the same
 # console) come while the boot measures; every BIB-LAVA line comes after
@@ -51,7 +51,7 @@ fio_cases() {
 	done
 }
 
-# send_blocks LOG: the cases of bench-guest.sh's output, block by block
+# send_blocks LOG: the cases of bench/guest/bench.sh's output, block by block
 # ("=== fio STATE WORKLOAD ===" and "=== marks ===", "STATE FIRST LAST").
 send_blocks() {
 	awk '/^=== end ===$/ { if (f != "") close(f); f = ""; next }
@@ -76,7 +76,7 @@ send_blocks() {
 
 main() {
 	rc=0
-	sh /bench/bench-guest.sh >/tmp/blocks || rc=$?
+	sh /bench/bench.sh >/tmp/blocks || rc=$?
 	# From here on every line goes to the console, where LAVA reads.
 	exec >/dev/console
 	send_blocks /tmp/blocks

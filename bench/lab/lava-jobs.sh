@@ -27,18 +27,18 @@
 # ACCEL is the accelerator of the lab's device type: tcg-icount (the
 # default; our device: bench/lab/qemu-tcg-icount.yaml) or kvm.  The kernels
 # are this cache's builds, as for bench.sh --job; a host that builds none
-# unpacks bench/pack-build.sh archives into CACHE first.  The jobs collect
+# unpacks bench/lab/pack-build.sh archives into CACHE first.  The jobs collect
 # their results with a "monitors" test action (bench/lab/lava-guest.sh says
 # which lines); PERF_RECORD is off in them (annotate needs perf.data, which
 # LAVA's results do not carry).
 set -euo pipefail
 shopt -s inherit_errexit
 
-# shellcheck source=bench/lib.sh
-. "$(dirname "$0")/../lib.sh"
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
 DIE_STATUS=2
-# shellcheck source=bench/results.sh
-. "$BENCH_DIR/results.sh"
+# shellcheck source=bench/lib/results.sh
+. "$BENCH_DIR/lib/results.sh"
 
 LAB_DIR=$BENCH_DIR/lab
 # shellcheck source=bench/lab/lava.sh
@@ -68,8 +68,8 @@ shard_tar() {
 	stage=$(mktemp -d)
 	mkdir "$stage/bench"
 	cp "$LAB_DIR/lava-guest.sh" "$stage/bench/script"
-	cp "$BENCH_DIR/guest/bench-guest.sh" "$BENCH_DIR/guest/state.sh" "$BENCH_DIR/fio-rows.jq" "$stage/bench/"
-	cp -r "$BENCH_DIR/fio" "$stage/bench/fio"
+	cp "$BENCH_DIR/guest/bench.sh" "$BENCH_DIR/guest/state.sh" "$BENCH_DIR/collect/fio-rows.jq" "$stage/bench/"
+	cp -r "$BENCH_DIR/guest/fio" "$stage/bench/fio"
 	mapfile -t envs < <(sed 's/^PERF_RECORD=.*/PERF_RECORD=0/' "$dir/guest.env")
 	release=$(cat "$(kernel_build_dir "$cfg")/include/config/kernel.release")
 	guest_env "$cfg" "$ACCEL" "$release" 1 0 "${envs[@]}" >"$stage/bench/env"
@@ -181,7 +181,7 @@ main() {
 	*) die "ACCEL=$ACCEL: a lab's device type is tcg-icount or kvm" ;;
 	esac
 	export ACCEL
-	if [[ $# -gt 0 ]]; then ids=("$@"); else mapfile -t ids < <("$BENCH_DIR/bench.sh" --list | cut -d' ' -f1); fi
+	if [[ $# -gt 0 ]]; then ids=("$@"); else mapfile -t ids < <("$BENCH_DIR/run/bench.sh" --list | cut -d' ' -f1); fi
 	[[ ${#ids[@]} -gt 0 ]] || die "the plan has no jobs"
 	for id in "${ids[@]}"; do
 		[[ $id =~ ^[A-Za-z0-9._,+-]+$ && $id != *..* ]] || die "job ID '$id' is not a plan's job ID (bench.sh --list prints them)"
@@ -192,7 +192,7 @@ main() {
 	for id in "${ids[@]}"; do
 		dir=$out/jobs/$id
 		mkdir -p "$dir"
-		"$BENCH_DIR/bench.sh" --plan-job "$id" "$dir/piece" >/dev/null
+		"$BENCH_DIR/run/bench.sh" --plan-job "$id" "$dir/piece" >/dev/null
 		mv "$dir/piece/boot.env" "$dir/piece/guest.env" "$dir/"
 		cfg=$(boot_value "$dir" CONFIG)
 		JOB_PLUGIN=$(boot_value "$dir" PLUGIN)
@@ -202,7 +202,7 @@ main() {
 		write_job "$id" "$dir"
 		log "lava-jobs: $dir/job.yaml"
 	done
-	"$BENCH_DIR/image.sh" base >/dev/null
+	"$BENCH_DIR/vm/image.sh" base >/dev/null
 	cp "$CACHE/images/base.cpio" "$out/artifacts/base.cpio"
 	printf '%s\n' "$out"
 }

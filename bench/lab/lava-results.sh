@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A finished LAVA job of bench/lab/lava-jobs.sh back into our rows: the
 # job's piece of results as bench.sh --job would have written it (runs.csv,
-# plan.txt, meta.json, raw.tar.xz), for bench/merge.sh, the summary and the
+# plan.txt, meta.json, raw.tar.xz), for bench/lab/merge.sh, the summary and the
 # KCIDB export.
 #
 #   lava-results.sh [-o DIR] JOBDIR LOG
@@ -16,7 +16,7 @@
 #              job's meta.json); it must not exist
 #
 # The rows are those of bench.sh's collection: the fio rows the guest sent
-# (bench/fio-rows.jq run in the guest) and the plugin's instructions per
+# (bench/collect/fio-rows.jq run in the guest) and the plugin's instructions per
 # call from the snapshots QEMU wrote around each counted run.  Only a job
 # log has the console, so only with a log are kernel panics and reports on
 # the console found here; the guest's own count of reports in dmesg comes
@@ -30,11 +30,11 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-# shellcheck source=bench/lib.sh
-. "$(dirname "$0")/../lib.sh"
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
 DIE_STATUS=2
-# shellcheck source=bench/results.sh
-. "$BENCH_DIR/results.sh"
+# shellcheck source=bench/lib/results.sh
+. "$BENCH_DIR/lib/results.sh"
 # shellcheck source=bench/lab/lava.sh
 . "$BENCH_DIR/lab/lava.sh"
 
@@ -123,9 +123,9 @@ value() {
 	V=${VALUE[$1]}
 }
 
-# fio_metrics: the metrics bench/fio-rows.jq makes of a run, in its order.
+# fio_metrics: the metrics bench/collect/fio-rows.jq makes of a run, in its order.
 fio_metrics() {
-	jq -r --arg p x --arg icount "$([[ $ACCEL_USED == tcg-icount ]] && echo 1)" -f "$BENCH_DIR/fio-rows.jq" \
+	jq -r --arg p x --arg icount "$([[ $ACCEL_USED == tcg-icount ]] && echo 1)" -f "$BENCH_DIR/collect/fio-rows.jq" \
 		<<<'{"jobs": [{"read": {"iops": 1, "clat_ns": {"mean": 1, "percentile": {}}}, "total_err": 0}]}' |
 		cut -d, -f2
 }

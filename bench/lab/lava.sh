@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # What the LAVA jobs of bench/lab/lava-jobs.sh and their reader,
-# bench/lab/lava-results.sh, agree on.  Needs bench/lib.sh.
+# bench/lab/lava-results.sh, agree on.  Needs bench/lib/lib.sh.
 
 # The jobs' monitors test action: its name (the results' suite), the line
 # it starts and ends at (bench/guest/init prints both on the console) and

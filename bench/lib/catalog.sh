@@ -20,9 +20,9 @@ catalog_dir() {
 	table) catalog_var=$repo/bench/plan/settings.table ;;
 	drivers) catalog_var=$repo/bench/plan/drivers ;;
 	views) catalog_var=$repo/bench/plan/views ;;
-	jobs) catalog_var=$repo/bench/jobs ;;
-	configs) catalog_var=$repo/bench/configs ;;
-	fio) catalog_var=$repo/bench/fio ;;
+	jobs) catalog_var=$repo/bench/plan/jobs ;;
+	configs) catalog_var=$repo/bench/kernel/configs ;;
+	fio) catalog_var=$repo/bench/guest/fio ;;
 	tests) catalog_var=$repo/tests/block ;;
 	series) catalog_var=$repo/patches ;;
 	source) catalog_var=/usr/src/linux-source-6.12.tar.xz ;;
@@ -60,7 +60,7 @@ catalog_file() {
 	[[ -f $dir/$2$3 ]]
 }
 
-# Kernel configs: bench/configs/NAME.config, common.config being the base
+# Kernel configs: bench/kernel/configs/NAME.config, common.config being the base
 # of all of them.
 catalog_configs() {
 	catalog_names "$(catalog_path configs)" .config | grep -vx common
@@ -131,7 +131,7 @@ catalog_state_needs() {
 	esac
 }
 
-# fio workloads: bench/fio/NAME.fio.
+# fio workloads: bench/guest/fio/NAME.fio.
 catalog_workloads() {
 	catalog_names "$(catalog_path fio)" .fio
 }
@@ -158,7 +158,7 @@ catalog_is_test() {
 	[[ $1 == [0-9]* && $1 != *.out ]] && catalog_file tests "$1" ''
 }
 
-# Job files of the matrix: bench/jobs/NAME.job.
+# Job files of the matrix: bench/plan/jobs/NAME.job.
 catalog_job_files() {
 	catalog_names "$(catalog_path jobs)" .job
 }

@@ -19,7 +19,7 @@
 #   settings_drivers                           the drivers, one a line
 #
 # Layers, later ones win: the table's default; for the drivers of the
-# matrix bench/jobs/default.job, then the job file JOB_FILE names; the
+# matrix bench/plan/jobs/default.job, then the job file JOB_FILE names; the
 # driver's own file; the environment (where make puts VAR=... of its
 # command line); NAME=VALUE arguments.  An empty value is an error except
 # for a list that may be empty (WORKLOADS=: none).
@@ -554,7 +554,7 @@ st_view_states_all() {
 	for v in $(st_view_list); do printf '%s\n' "${ST_VIEW[$v:STATES]:-}"; done | tr ' ' '\n' | awk 'NF && !s[$0]++' | catalog_line
 }
 
-# st_check_jobfile: a name in bench/jobs or the path of a .job file; the
+# st_check_jobfile: a name in bench/plan/jobs or the path of a .job file; the
 # canonical value is the file's absolute path.
 st_check_jobfile() {
 	local n=$1 v=$2 dir
@@ -707,7 +707,7 @@ st_check_origin() {
 	[[ $2 =~ ^[a-z0-9_]+$ ]] || st_bad "$1" "KCIDB origins are [a-z0-9_]+"
 }
 
-# st_check_cc: the kernels are built with gcc through ccache (kernel.sh
+# st_check_cc: the kernels are built with gcc through ccache (bench/kernel/build.sh
 # check-vars says the same); CC may only name it.
 st_check_cc() {
 	[[ $2 == gcc || $2 == cc || $2 == 'ccache gcc' ]] ||
@@ -715,7 +715,7 @@ st_check_cc() {
 }
 
 # st_check_llvm: kbuild reads any non-empty LLVM as "use LLVM"; clang
-# builds are not supported (kernel.sh check-vars).
+# builds are not supported (bench/kernel/build.sh check-vars).
 st_check_llvm() {
 	st_bad "$1" "clang/LLVM kernel builds are not supported: unset LLVM"
 }

@@ -885,7 +885,7 @@ typedef struct {
 } judge_t;
 
 /*
- * The rounding rule (README.md, "Rounding"; bench/round.sh is the same
+ * The rounding rule (README.md, "Rounding"; bench/stats/round.sh is the same
  * rule for the reports): print the digits the measurement backs.  With no
  * interval, or a deterministic one (tcg-icount: counts exact to a few
  * instructions), an integer, one decimal below 10 in magnitude, an integral

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of the regression gate bench/compare.sh on results directories:
+# Tests of the regression gate bench/stats/compare.sh on results directories:
 # exit 0 on a copy of a run, 1 on a planted regression (deterministic and
 # sampled, every exact count of a HOT_FUNCS function), 2 where no verdict
 # is possible (underpowered sizes, an interval across the threshold) and
@@ -18,10 +18,10 @@ export CACHE=${CACHE:-$tmp/cache}
 
 # shellcheck source=tests/lib/assert.sh
 . "$repo/tests/lib/assert.sh"
-# shellcheck source=bench/lib.sh
-. "$repo/bench/lib.sh"
-# shellcheck source=bench/results.sh
-. "$repo/bench/results.sh"
+# shellcheck source=bench/lib/lib.sh
+. "$repo/bench/lib/lib.sh"
+# shellcheck source=bench/lib/results.sh
+. "$repo/bench/lib/results.sh"
 
 # A committed full main run under icount (two repeats of every row, the
 # perf-qd1 counts): the cases below are written for its shape, so it is
@@ -32,7 +32,7 @@ main_run=$repo/results/20261203-070343-tcg-icount
 # gate BASE NEW WANT NAME: compare.sh exits WANT
 gate() {
 	local rc=0
-	"$repo/bench/compare.sh" "$1" "$2" >"$tmp/raw" 2>"$tmp/err" || rc=$?
+	"$repo/bench/stats/compare.sh" "$1" "$2" >"$tmp/raw" 2>"$tmp/err" || rc=$?
 	unwrap <"$tmp/raw" >"$tmp/out"
 	if [[ $rc -eq $3 ]]; then
 		pass "$4 -> exit $3"
@@ -171,11 +171,11 @@ if grep -q 'layout noise floor' "$tmp/out"; then fail "icount: no floor printed"
 # REPEATS=auto under kvm/tcg: n so that the default matrix is powered,
 # the log saying n and the power at 2% and 5% (bench.sh --list boots nothing)
 list_rc=0
-ACCEL=kvm "$repo/bench/bench.sh" --list >"$tmp/list" 2>"$tmp/list.err" || list_rc=$?
+ACCEL=kvm "$repo/bench/run/bench.sh" --list >"$tmp/list" 2>"$tmp/list.err" || list_rc=$?
 check "REPEATS=auto under kvm: 22 rows x 7 boots" test "$list_rc,$(wc -l <"$tmp/list")" = 0,154
 check "  ... the log says n=7 for the 70 gating rows and the power at 2% and 5%" \
 	grep -Eq 'REPEATS=7 \(auto\) under kvm: 70 gating rows .* 2% slower is found with probability 0\.[0-9]+, 5% slower (0\.9[0-9]|1\.00)' "$tmp/list.err"
-ACCEL=tcg REPEATS=5 "$repo/bench/bench.sh" --list >"$tmp/list" 2>"$tmp/list.err" || list_rc=$?
+ACCEL=tcg REPEATS=5 "$repo/bench/run/bench.sh" --list >"$tmp/list" 2>"$tmp/list.err" || list_rc=$?
 check "REPEATS=5 under tcg: 48 gating rows, the log says UNDERPOWERED and n >= 7" \
 	grep -q 'REPEATS=5 under tcg: 48 gating rows .*UNDERPOWERED: no row can be shown slower at n=5 (n >= 7 needed)' "$tmp/list.err"
 

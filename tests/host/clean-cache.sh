@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make clean-cache removes everything the suite made under CACHE and nothing
-# else: checked on a fake CACHE (every entry of bench/clean-cache.sh --list,
+# else: checked on a fake CACHE (every entry of bench/setup/clean-cache.sh --list,
 # plus a file of the user's) and a fake shared CCACHE_DIR beside it, never
 # on a real cache.  Also: every name the scripts make under CACHE is on the
 # list, and a CACHE that is not ours is refused.
@@ -61,7 +61,7 @@ run_clean() {
 
 main() {
 	local c=$SCRATCH/cache shared=$SCRATCH/shared-ccache rc
-	mapfile -t LIST < <("$REPO_DIR/bench/clean-cache.sh" --list)
+	mapfile -t LIST < <("$REPO_DIR/bench/setup/clean-cache.sh" --list)
 	check "every name the scripts make under CACHE is on clean-cache's list" every_name_listed
 
 	fill "$c"
@@ -83,12 +83,12 @@ main() {
 	mkdir -p "$SCRATCH/other"
 	echo keep >"$SCRATCH/other/file"
 	rc=0
-	(cd "$REPO_DIR" && CACHE=$SCRATCH/other bench/clean-cache.sh) >"$SCRATCH/out" 2>&1 || rc=$?
+	(cd "$REPO_DIR" && CACHE=$SCRATCH/other bench/setup/clean-cache.sh) >"$SCRATCH/out" 2>&1 || rc=$?
 	check "a CACHE with nothing of ours is refused (exit 2)" test "$rc" == 2
 	check "  ... and untouched" test "$(cat "$SCRATCH/other/file")" == keep
 	check "  ... it says why" grep -q 'holds nothing the suite made' "$SCRATCH/out"
 	rc=0
-	(cd "$REPO_DIR" && CACHE=/ bench/clean-cache.sh) >"$SCRATCH/out" 2>&1 || rc=$?
+	(cd "$REPO_DIR" && CACHE=/ bench/setup/clean-cache.sh) >"$SCRATCH/out" 2>&1 || rc=$?
 	check "CACHE=/ is refused (exit 2)" test "$rc" == 2
 	finish
 }

@@ -42,12 +42,12 @@ copy_run() {
 	git -C "$REPO_DIR" ls-files -z "$1" | tar -C "$REPO_DIR" --null -T - -cf - | tar -C "$2" --strip-components=2 -xf -
 }
 
-# record DIR...: bench/results.sh's record_run of each DIR, in order
+# record DIR...: bench/lib/results.sh's record_run of each DIR, in order
 record() {
-	# shellcheck source=bench/lib.sh
-	. bench/lib.sh
-	# shellcheck source=bench/results.sh
-	. bench/results.sh
+	# shellcheck source=bench/lib/lib.sh
+	. bench/lib/lib.sh
+	# shellcheck source=bench/lib/results.sh
+	. bench/lib/results.sh
 	local d
 	for d in "$@"; do record_run "$d"; done
 }
@@ -64,7 +64,7 @@ main() {
 	check "a bad RESULTS: exit 2" rc 2 make -s report RESULTS=results/no-such-run
 	check "  ... it names it" says "RESULTS='results/no-such-run' (make's command line): no such directory"
 
-	# runs made here are recorded by bench/results.sh (write_meta and the
+	# runs made here are recorded by bench/lib/results.sh (write_meta and the
 	# drivers call record_run); the newest one that still exists is used
 	made=$SCRATCH/made/new-run
 	older=$SCRATCH/made/older-run

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Report generation is deterministic: every committed run that has a
-# report.md is copied to a scratch directory and its report (bench/report.sh,
+# report.md is copied to a scratch directory and its report (bench/report/report.sh,
 # or per-patch.sh report for a per-patch run) and figures (plots/
 # make-plots.sh, make-view-plots.sh where the run has a view's figure) are
 # made again, ROUNDS times (default 3) from a fresh copy at the same path,
@@ -43,9 +43,9 @@ regenerate() {
 		! view_figures "$run" || "$REPO_DIR/plots/make-view-plots.sh" "$dir"
 	fi
 	if [[ -f $dir/per-patch.csv ]]; then
-		"$REPO_DIR/bench/per-patch.sh" report "$dir"
+		"$REPO_DIR/bench/run/per-patch.sh" report "$dir"
 	else
-		"$REPO_DIR/bench/report.sh" "$dir"
+		"$REPO_DIR/bench/report/report.sh" "$dir"
 	fi
 }
 

@@ -99,7 +99,7 @@ BAD=$(
 2|ACCEL='KVM' (make's command line): unknown value (valid: auto kvm tcg tcg-icount)|$M bench ACCEL=KVM
 2|ACCELERATOR (the environment) is now ACCEL|ACCELERATOR=kvm $M bench
 2|BASELINE='of off' (the environment): not a row of the matrix|BASELINE='of off' $M bench
-2|BASELINE='off off' (bench/jobs/default.job:12): not a row of the matrix (CONFIGS from make's command line|$M bench CONFIGS=on
+2|BASELINE='off off' (bench/plan/jobs/default.job:12): not a row of the matrix (CONFIGS from make's command line|$M bench CONFIGS=on
 2|BASELINE='on' (the environment): want two words, CONFIG STATE|BASELINE=on $M bench
 2|WORKLOADS='randread-qd1 randread-qd1' (the environment): 'randread-qd1' is listed twice|WORKLOADS='randread-qd1 randread-qd1' $M bench
 2|'bogus' is not a workload (valid: count-randread-qd1 |SOFTIRQ_WORKLOADS=bogus $M bench
@@ -181,10 +181,10 @@ BAD=$(
 2|BASELINE='of off' (make's command line): not a row of the matrix|$M bench BASELINE='of off'
 2|RUN_ID='a/b' (make's command line): a run's name, not a path|$M bench RUN_ID=a/b
 2|RUN_ID='..' (make's command line): a run's name, not a path|$M all RUN_ID=..
-2|THRESHOLD='abc' (the environment): not a number|THRESHOLD=abc bench/compare-series.sh
+2|THRESHOLD='abc' (the environment): not a number|THRESHOLD=abc bench/run/compare-series.sh
 2|THRESHOLD='-1' (make's command line)|$M bench THRESHOLD=-1
-2|VIEWS='mq bogus' (the command line): 'bogus' is not a view|bench/views.sh mq bogus
-2|CONFIGS='on on' (the environment): 'on' is listed twice|CONFIGS='on on' bench/views.sh mq
+2|VIEWS='mq bogus' (the command line): 'bogus' is not a view|bench/run/views.sh mq bogus
+2|CONFIGS='on on' (the environment): 'on' is listed twice|CONFIGS='on on' bench/run/views.sh mq
 2|QEMU='/no/such/qemu' (make's command line): no such program|$M views QEMU=/no/such/qemu
 2|typo.job:1: unknown setting CONFIG (did you mean CONFIGS?)|$M kernels JOB_FILE=$S/typo.job
 2|bad.job:2: expected NAME = VALUE|$M bench JOB_FILE=$S/bad.job
@@ -192,7 +192,7 @@ BAD=$(
 2|BASE_CONFIG='off on' (make's command line): one config, not a list|$M static BASE_CONFIG='off on'
 2|a committed run, which make never writes into|$M disasm RESULTS=results/20261203-210359-tcg-icount
 2|SERIES='/etc' (make's command line): no series file|$M patches-check SERIES=/etc
-2|BASELINE='off off' (bench/jobs/default.job:|$M all CONFIGS=on
+2|BASELINE='off off' (bench/plan/jobs/default.job:|$M all CONFIGS=on
 2|CONFIGS='on on' (make's command line): 'on' is listed twice|$M quick CONFIGS='on on'
 2|PERF_REPEATS='0' (make's command line): out of range|$M perf PERF_REPEATS=0
 2|REPEATS='0' (make's command line): out of range|$M peers REPEATS=0
@@ -368,7 +368,7 @@ check_view_files() {
 		check "view $v: its guest script bench/guest/$guest.sh exists" test -f "$REPO/bench/guest/$guest.sh"
 		if [[ " $parsers " == *" fio "* ]]; then
 			for w in "${workloads[@]}"; do
-				check "view $v: workload $w is a fio job" test -f "$REPO/bench/fio/$w.fio"
+				check "view $v: workload $w is a fio job" test -f "$REPO/bench/guest/fio/$w.fio"
 			done
 		fi
 		for st in "${states[@]}"; do

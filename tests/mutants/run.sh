@@ -2,7 +2,7 @@
 # Mutation runs: each mutant in tests/mutants/list is the series plus one
 # patch that plants a bug a reviewer fears.  It is built as a variant of
 # MUTANT_CONFIG (SERIES= a copy of patches/ plus the mutant, as
-# bench/compare-series.sh builds a series), booted once for each of its
+# bench/run/compare-series.sh builds a series), booted once for each of its
 # tests alone, and is "killed" when the first of them fails.  Not part of
 # make test: a build and a few boots per mutant.
 #
@@ -20,7 +20,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 MUTANTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# run_guest_tests and own_boot, and bench/lib.sh with them.
+# run_guest_tests and own_boot, and bench/lib/lib.sh with them.
 # shellcheck source=tests/run.sh
 . "$MUTANTS_DIR/../run.sh"
 
@@ -94,7 +94,7 @@ run_mutant() {
 	# mutant changes (not the whole kernel, as a root per series would).
 	[[ $m == none ]] || export VARIANT_ROOT=$MUTANTS_ROOT
 	log "mutant $m: building $MUTANT_CONFIG (SERIES=$series)"
-	"$BENCH_DIR/kernel.sh" build "$MUTANT_CONFIG" >"$out/$m.build.log" 2>&1 ||
+	"$BENCH_DIR/kernel/build.sh" build "$MUTANT_CONFIG" >"$out/$m.build.log" 2>&1 ||
 		die_with_log "mutant $m: the build failed" "$out/$m.build.log"
 	while read -r t; do
 		txt=$out/$m.$t.txt

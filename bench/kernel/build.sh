@@ -1,0 +1,472 @@
+#!/usr/bin/env bash
+# Kernel trees and builds, all under $CACHE (never in the repository).
+#
+#   build.sh tree NAME              sync source tree NAME with its patches
+#   build.sh build CONFIG...        build configs out of tree (O=)
+#   build.sh check                  apply, build and checkpatch each prefix
+#   build.sh defines TREE SYMBOL    exit 0 when TREE's Kconfig defines SYMBOL
+#   build.sh objects CONFIG [OBJ...]  only OBJs of CONFIG: configure, make
+#                                    prepare, compile those the .config
+#                                    builds; print their paths
+#   build.sh check-vars             exit 2 on kbuild variables that are
+#                                    not honoured (CC LLVM O ARCH; below)
+#
+# A tree is the pristine source plus a patch list.  When the patch list
+# changes, only files whose content changed are rewritten, so make and
+# ccache rebuild only what the change touched.
+#
+#   KSRC=   the source: a git checkout (its HEAD), an extracted tree or a
+#           tarball; default Debian's /usr/src/linux-source-6.12.tar.xz
+#   SERIES= a directory with a "series" file (default patches/), or none
+#           for a tree that already has the change
+# Any other KSRC/SERIES pair builds under $CACHE/variants/ (bench/lib/lib.sh).
+set -euo pipefail
+shopt -s inherit_errexit
+
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
+
+PATCH_DIR=$REPO_DIR/patches
+JOBS=${JOBS:-$(nproc)}
+
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+export CCACHE_BASEDIR=$CACHE
+export CCACHE_NOHASHDIR=1
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+export KBUILD_BUILD_USER=blkinject KBUILD_BUILD_HOST=bench
+
+# Kernels are built for x86_64 with gcc through ccache, into
+# CACHE/build/CONFIG.  kbuild's own variables that would change that are
+# refused (exit 2) before any work rather than mixed into a build: CC other
+# than gcc, LLVM, O, ARCH other than x86/x86_64, CROSS_COMPILE.  The
+# values that say what we do anyway are accepted.
+# check_kbuild_vars: refuse them; then clear them and make's variables
+# (an outer make's MAKEFLAGS carries its command line: LLVM=1, V=1, W=1)
+# so that nothing reaches kbuild but what build.sh passes.
+check_kbuild_vars() {
+	local why=''
+	case ${CC:-gcc} in
+	gcc | cc | /usr/bin/gcc | /usr/bin/cc | 'ccache gcc') ;;
+	*) why="CC='$CC': kernels are built with gcc through ccache (CC=\"ccache gcc\"); CC may be unset, gcc or cc" ;;
+	esac
+	[[ -z ${LLVM:-} ]] || why="LLVM='$LLVM': clang/LLVM kernel builds are not supported, kernels are built with gcc through ccache; unset LLVM"
+	[[ -z ${O:-} ]] || why="O='$O': builds go to CACHE/build/CONFIG (CACHE=$CACHE); set CACHE to move them, and unset O"
+	case ${ARCH:-x86_64} in
+	x86_64 | x86) ;;
+	*) why="ARCH='$ARCH': kernels are built for x86_64 only (ARCH may be unset, x86 or x86_64)" ;;
+	esac
+	[[ -z ${CROSS_COMPILE:-} ]] || why="CROSS_COMPILE='$CROSS_COMPILE': kernels are built for x86_64 with the host's gcc only; unset CROSS_COMPILE"
+	[[ -z $why ]] || DIE_STATUS=2 die "$why"
+	unset CC LLVM O ARCH CROSS_COMPILE MAKEFLAGS MAKEOVERRIDES MFLAGS GNUMAKEFLAGS MAKELEVEL
+}
+
+# The unpatched source: Debian's tarball extracted in src/pristine, or a
+# copy of KSRC in ksrc/KSRC_ID (lib.sh's resolve_variant).
+pristine_dir() {
+	if [[ $KSRC_KIND == debian ]]; then
+		printf '%s/src/pristine\n' "$CACHE"
+	else
+		printf '%s/ksrc/%s\n' "$CACHE" "$KSRC_ID"
+	fi
+}
+
+ensure_pristine() {
+	if [[ $KSRC_KIND == debian ]]; then ensure_debian_pristine; else ensure_ksrc_pristine; fi
+}
+
+# Extract the Debian source tarball once per package version.
+ensure_debian_pristine() {
+	local dir version
+	dir=$(pristine_dir)
+	[[ -f $SOURCE_TARBALL ]] || die "$SOURCE_TARBALL missing: run 'make deps' (apt-get install $SOURCE_PKG)"
+	version=$(dpkg-query -W -f='${Version}' "$SOURCE_PKG")
+	if [[ -f $dir/.blkinject-version && $(cat "$dir/.blkinject-version") == "$version" ]]; then
+		return
+	fi
+	log "extracting $SOURCE_PKG $version into $dir"
+	rm -rf "$dir" "$dir.tmp" "$CACHE"/src/tree-* "$CACHE"/trees/*/src
+	mkdir -p "$dir.tmp"
+	tar -xJf "$SOURCE_TARBALL" -C "$dir.tmp" --strip-components=1
+	printf '%s\n' "$version" >"$dir.tmp/.blkinject-version"
+	mv "$dir.tmp" "$dir"
+}
+
+# Copy KSRC once per identity: a git checkout's HEAD (git archive, so
+# uncommitted changes are not measured), a tree (cleaned with mrproper,
+# since out-of-tree builds need a clean source) or a tarball.
+ensure_ksrc_pristine() {
+	local dir
+	dir=$(pristine_dir)
+	[[ ! -f $dir/.blkinject-version ]] || return 0
+	log "copying KSRC=$KSRC ($KSRC_ID) into $dir"
+	rm -rf "$dir.tmp"
+	mkdir -p "$dir.tmp"
+	case $KSRC_KIND in
+	git)
+		git -C "$KSRC" diff --quiet HEAD 2>/dev/null ||
+			log "warning: KSRC=$KSRC has uncommitted changes; measuring its HEAD commit only"
+		git -C "$KSRC" archive --format=tar HEAD | tar -x -C "$dir.tmp" ;;
+	dir)
+		cp -a "$KSRC/." "$dir.tmp/"
+		make -C "$dir.tmp" -s mrproper >/dev/null 2>&1 || true ;;
+	tar)
+		tar -xaf "$KSRC" -C "$dir.tmp" --strip-components=1 ||
+			die "KSRC=$KSRC: tar could not extract it" ;;
+	esac
+	[[ -f $dir.tmp/Makefile && -f $dir.tmp/Kconfig && -f $dir.tmp/scripts/kconfig/merge_config.sh ]] ||
+		die "KSRC=$KSRC: not a kernel source (no Makefile, Kconfig and scripts/kconfig/merge_config.sh at its top)"
+	printf '%s\n' "$KSRC_ID" >"$dir.tmp/.blkinject-version"
+	rm -rf "$dir"
+	mv "$dir.tmp" "$dir"
+}
+
+# The patch files of a tree, one absolute path a line, in order: the
+# series (SERIES, default patches/; none with SERIES=none or for a tree
+# marked no-series) and then the tree's own patches from patches/.
+tree_patches() {
+	local name=$1 line p
+	line=$(awk -v n="$name" '$1 == n' "$BENCH_DIR/kernel/configs/trees")
+	[[ -n $line ]] || die "unknown tree '$name' (see bench/kernel/configs/trees)"
+	if [[ $SERIES_DIR != none ]] && tree_has_series "$name"; then
+		series_patches "$SERIES_DIR"
+	fi
+	for p in $line; do
+		[[ $p == "$name" || $p == no-series ]] && continue
+		printf '%s/%s\n' "$PATCH_DIR" "$p"
+	done
+}
+
+# Paths a patch touches.
+patch_files() {
+	sed -n -e 's|^+++ b/||p' -e 's|^--- a/||p' "$@" | sort -u
+}
+
+# sync_tree DIR PATCH...: make DIR the pristine tree plus PATCHes.
+sync_tree() {
+	local dir=$1 pristine stage hash p f
+	shift
+	pristine=$(pristine_dir)
+	hash=$(cat "$@" </dev/null | sha256sum | cut -c1-16)
+	if [[ -f $dir/.blkinject-patches && $(cat "$dir/.blkinject-patches") == "$hash" ]]; then
+		return
+	fi
+	if [[ ! -d $dir ]]; then
+		log "copying pristine tree to $dir"
+		mkdir -p "$(dirname "$dir")"
+		# A variant's tree starts as hard links to its pristine copy (fast,
+		# no space): nothing writes into a tree but the copy-back below,
+		# which replaces a file instead of writing through its link.
+		if [[ $dir == "$CACHE"/src/* || $dir == "$CACHE"/trees/* ]]; then
+			cp -a "$pristine" "$dir.tmp"
+		else
+			cp -al "$pristine" "$dir.tmp"
+		fi
+		: >"$dir.tmp/.blkinject-touched"
+		mv "$dir.tmp" "$dir"
+	fi
+	stage=$(mktemp -d "$(dirname "$dir")/stage.XXXXXX")
+	# shellcheck disable=SC2064
+	trap "rm -rf '$stage'" RETURN
+	{ cat "$dir/.blkinject-touched"; [[ $# -eq 0 ]] || patch_files "$@"; } |
+		sort -u >"$stage.files"
+	while read -r f; do
+		if [[ -f $pristine/$f ]]; then
+			mkdir -p "$stage/tree/$(dirname "$f")"
+			cp -p "$pristine/$f" "$stage/tree/$f"
+		fi
+	done <"$stage.files"
+	mkdir -p "$stage/tree"
+	for p in "$@"; do
+		[[ -f $p ]] || die "patch $p listed but missing"
+		if ! patch -d "$stage/tree" -p1 --batch --forward --fuzz=0 \
+			--no-backup-if-mismatch -r - <"$p" >"$stage/patch.log" 2>&1; then
+			die_with_log "patch $(basename "$p") does not apply" "$stage/patch.log"
+		fi
+	done
+	# Copy back only files whose content changed, to keep make incremental.
+	while read -r f; do
+		if [[ -f $stage/tree/$f ]]; then
+			if ! cmp -s "$stage/tree/$f" "$dir/$f"; then
+				mkdir -p "$dir/$(dirname "$f")"
+				rm -f "$dir/$f"
+				cp "$stage/tree/$f" "$dir/$f"
+			fi
+		else
+			rm -f "$dir/$f"
+		fi
+	done <"$stage.files"
+	rm -f "$stage.files"
+	{ [[ $# -eq 0 ]] || patch_files "$@"; } >"$dir/.blkinject-touched"
+	printf '%s\n' "$hash" >"$dir/.blkinject-patches"
+}
+
+# tree_build_dir TREE CONFIG: where CONFIG is built, beside TREE in its
+# root; build/CONFIG of the variant root (lib.sh's kernel_build_dir, what
+# every other script reads) links to it.
+tree_build_dir() {
+	local out link
+	out=$(tree_root "$1")/build/$2
+	link=$(tree_variant "$1")/build/$2
+	if [[ $out != "$link" ]]; then
+		mkdir -p "$out" "$(dirname "$link")"
+		# A build from before trees had roots is a directory: replace it.
+		[[ -L $link || ! -e $link ]] || rm -rf "$link"
+		ln -sfn "$out" "$link"
+	fi
+	printf '%s\n' "$out"
+}
+
+cmd_tree() {
+	local name=$1 patches
+	ensure_pristine
+	mapfile -t patches < <(tree_patches "$name")
+	log "tree $name: ${#patches[@]} patches"
+	sync_tree "$(tree_dir "$name")" "${patches[@]}"
+}
+
+# Symbols a fragment asks for, as "CONFIG_X=v" lines ("n" for "is not set").
+fragment_symbols() {
+	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' \
+		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' "$@"
+}
+
+# kconfig_defines SRC SYMBOL: whether a Kconfig file of SRC defines SYMBOL.
+kconfig_defines() {
+	grep -rqsE --include='Kconfig*' "^[[:space:]]*(menu)?config[[:space:]]+${2#CONFIG_}[[:space:]]*\$" "$1"
+}
+
+# Fail when kconfig dropped or changed a symbol a fragment asked for (a
+# later fragment overrides an earlier one, as in merge_config.sh).  A
+# symbol the tree does not define at all is named as such: the tree lacks
+# the change (another KSRC, or SERIES=none on a tree without it).
+verify_config() {
+	local src=$1 out=$2 sym want got bad=0
+	shift 2
+	while IFS='=' read -r sym want; do
+		got=$(sed -n -e "s/^$sym=\(.*\)$/\1/p" -e "s/^# $sym is not set$/n/p" "$out/.config")
+		got=${got:-n}
+		if [[ $got != "$want" ]]; then
+			if [[ $want != n ]] && ! kconfig_defines "$src" "$sym"; then
+				printf 'error: this tree has no %s (no Kconfig entry defines it): give SERIES= (a series that adds it) or a KSRC tree with the change\n' "${sym#CONFIG_}" >&2
+			else
+				printf 'error: %s=%s requested, kconfig gave %s\n' "$sym" "$want" "$got" >&2
+			fi
+			bad=1
+		fi
+	done < <(fragment_symbols "$@" | awk -F= '{ v[$1] = $2; if (!($1 in o)) o[$1] = n++ }
+		END { for (k in v) print o[k], k "=" v[k] }' | sort -n | cut -d' ' -f2-)
+	return $bad
+}
+
+# configure SRC OUT FRAGMENT...: tinyconfig plus fragments into OUT/.config.
+configure() {
+	local src=$1 out=$2
+	shift 2
+	mkdir -p "$out"
+	make -C "$src" O="$out" -s tinyconfig >"$out/config.log" 2>&1 ||
+		die_with_log "tinyconfig failed" "$out/config.log"
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" \
+		>>"$out/config.log" 2>&1 || die_with_log "merge_config failed" "$out/config.log"
+	make -C "$src" O="$out" -s olddefconfig >>"$out/config.log" 2>&1 ||
+		die_with_log "olddefconfig failed" "$out/config.log"
+}
+
+# make_kernel SRC OUT LABEL: build bzImage and modules, install modules.
+make_kernel() {
+	local src=$1 out=$2 label=$3
+	log "$label: make -j$JOBS bzImage modules (log: $out/build.log)"
+	if ! make -C "$src" O="$out" -j"$JOBS" CC="ccache gcc" bzImage modules \
+		>"$out/build.log" 2>&1; then
+		die_with_log "$label: kernel build failed" "$out/build.log"
+	fi
+	rm -rf "$out/modroot"
+	make -C "$src" O="$out" -s INSTALL_MOD_PATH="$out/modroot" modules_install \
+		>>"$out/build.log" 2>&1 || die_with_log "$label: modules_install failed" "$out/build.log"
+}
+
+# Bump when the way a config is built changes (not the fragments).
+BUILD_RECIPE=1
+
+# What a build depends on besides the tree: the fragments and the recipe.
+build_inputs_hash() {
+	local cfg=$1
+	{ cat "$BENCH_DIR/kernel/configs/common.config" "$(config_fragment "$cfg")"; echo "$BUILD_RECIPE"; } |
+		sha256sum | cut -c1-16
+}
+
+# configure_config LABEL CONFIG SRC OUT: OUT/.config from tinyconfig, the
+# common fragment and CONFIG's, checked against the fragments.
+configure_config() {
+	local label=$1 cfg=$2 src=$3 out=$4
+	log "$label: configuring from tinyconfig + common.config + $cfg.config"
+	configure "$src" "$out" "$BENCH_DIR/kernel/configs/common.config" "$(config_fragment "$cfg")"
+	verify_config "$src" "$out" "$BENCH_DIR/kernel/configs/common.config" "$(config_fragment "$cfg")" ||
+		die "$label: .config does not match the fragments (see $out/config.log)"
+}
+
+build_one() {
+	local cfg=$1 label=$2 tree src out stamp t0
+	tree=$(config_tree "$cfg")
+	cmd_tree "$tree"
+	src=$(tree_dir "$tree")
+	out=$(tree_build_dir "$tree" "$cfg")
+	stamp="$(cat "$src/.blkinject-patches") $(build_inputs_hash "$cfg")"
+	if [[ -f $out/.blkinject-stamp && $(cat "$out/.blkinject-stamp") == "$stamp" &&
+		-f $out/arch/x86/boot/bzImage ]]; then
+		log "$label: up to date ($out)"
+		return
+	fi
+	t0=$(date +%s)
+	rm -f "$out/.blkinject-stamp"
+	configure_config "$label" "$cfg" "$src" "$out"
+	make_kernel "$src" "$out" "$label"
+	printf '%s\n' "$stamp" >"$out/.blkinject-stamp"
+	log "$label: built in $(($(date +%s) - t0))s: $out/arch/x86/boot/bzImage"
+}
+
+cmd_build() {
+	local configs i=0 cfg
+	configs=("$@")
+	[[ ${#configs[@]} -gt 0 ]] || mapfile -t configs < <(all_configs)
+	# All names first: a typo in the last one must not cost the first builds.
+	check_configs "${configs[@]}"
+	for cfg in "${configs[@]}"; do
+		i=$((i + 1))
+		build_one "$cfg" "[kernel $i/${#configs[@]}] $cfg"
+	done
+}
+
+checkpatch() {
+	"$(pristine_dir)/scripts/checkpatch.pl" --strict --no-tree \
+		--ignore FILE_PATH_CHANGES "$@"
+}
+
+# Apply the series to a pristine tree, build every prefix of it and run
+# checkpatch on every patch, the ablation patches included.
+cmd_check() {
+	local patches extra src out i n p failed=0
+	ensure_pristine
+	mapfile -t patches < <(tree_patches main)
+	n=${#patches[@]}
+	for p in "${patches[@]}" "$PATCH_DIR"/ablation/*.patch; do
+		if checkpatch "$p" >"$CACHE/checkpatch.log" 2>&1; then
+			log "checkpatch ok: ${p#"$PATCH_DIR"/}"
+		else
+			cat "$CACHE/checkpatch.log" >&2
+			log "checkpatch FAILED: ${p#"$PATCH_DIR"/}"
+			failed=1
+		fi
+	done
+	[[ $failed -eq 0 ]] || die "checkpatch found problems"
+	src=$(tree_dir check)
+	out=$(tree_build_dir check check)
+	for ((i = 1; i <= n; i++)); do
+		log "[prefix $i/$n] ${patches[i - 1]##*/}"
+		sync_tree "$src" "${patches[@]:0:i}"
+		configure "$src" "$out" "$BENCH_DIR/kernel/configs/common.config" "$BENCH_DIR/kernel/configs/on.config"
+		make_kernel "$src" "$out" "[prefix $i/$n]"
+	done
+	for extra in "$PATCH_DIR"/ablation/*.patch; do
+		log "[ablation] ${extra##*/} applies on the series"
+		sync_tree "$src" "${patches[@]}" "$extra"
+	done
+	log "patches-check: all $n prefixes build, checkpatch clean"
+}
+
+# object_built SRC CONFIG_FILE OBJECT: whether OBJECT's directory Makefile
+# builds it in this .config: a line naming it under obj-y, or under
+# obj-$(CONFIG_X) with X set (a composite's part: the composite's line).
+# (make OBJECT compiles it either way, so this decides what exists.)
+object_built() {
+	local src=$1 config=$2 obj=$3 depth=${4:-0} dir base lines line var sym
+	dir=$(dirname "$obj") base=$(basename "$obj")
+	((depth < 4)) || return 0
+	lines=$(cat "$src/$dir/Makefile" "$src/$dir/Kbuild" 2>/dev/null |
+		sed -e ':a' -e '/\\$/N; s/\\\n/ /; ta' | grep -E "(^|[[:space:]=])${base//./\\.}([[:space:]]|\$)" || true)
+	# No line names it (a generated rule, say): make decides.
+	[[ -n $lines ]] || return 0
+	while read -r line; do
+		var=${line%%[+:]=*}
+		var=${var//[[:space:]]/}
+		if [[ $var =~ \$\((CONFIG_[A-Za-z0-9_]+)\) ]]; then
+			sym=${BASH_REMATCH[1]}
+			grep -Eq "^$sym=(y|m)$" "$config" || continue
+			var=${var/\$\($sym\)/y}
+		fi
+		case $var in
+		obj-y | obj-m | lib-y) return 0 ;;
+		*-y | *-m | *-objs) object_built "$src" "$config" "$dir/${var%-*}.o" $((depth + 1)) && return 0 ;;
+		esac
+	done <<<"$lines"
+	return 1
+}
+
+# cmd_objects CONFIG [OBJECT...]: CONFIG's OBJECTs alone, without vmlinux,
+# for a look at their code (perf-scripts/static.sh).  CONFIG's build
+# directory is configured as build_one does it and prepared (make prepare),
+# unless a finished build or an earlier objects run of the same tree and
+# fragments left it current; then the OBJECTs this .config builds are
+# compiled where missing.  Prints the path of each of those, one a line.
+cmd_objects() {
+	local cfg=$1 tree src out stamp o t0 fresh=0 built=() missing=()
+	shift
+	check_configs "$cfg"
+	tree=$(config_tree "$cfg")
+	cmd_tree "$tree"
+	src=$(tree_dir "$tree")
+	out=$(tree_build_dir "$tree" "$cfg")
+	stamp="$(cat "$src/.blkinject-patches") $(build_inputs_hash "$cfg")"
+	if ! [[ -f $out/.blkinject-stamp && $(cat "$out/.blkinject-stamp") == "$stamp" ]] &&
+		! [[ -f $out/.blkinject-objects && $(cat "$out/.blkinject-objects") == "$stamp" ]]; then
+		t0=$(date +%s)
+		rm -f "$out/.blkinject-objects"
+		configure_config "$cfg" "$cfg" "$src" "$out"
+		log "$cfg: configured in $(($(date +%s) - t0))s; make prepare"
+		t0=$(date +%s)
+		make -C "$src" O="$out" -j"$JOBS" CC="ccache gcc" prepare >"$out/prepare.log" 2>&1 ||
+			die_with_log "$cfg: make prepare failed" "$out/prepare.log"
+		printf '%s\n' "$stamp" >"$out/.blkinject-objects"
+		log "$cfg: prepared in $(($(date +%s) - t0))s"
+		fresh=1
+	fi
+	for o in "$@"; do
+		object_built "$src" "$out/.config" "$o" || continue
+		built+=("$o")
+		# Freshly configured, make decides what is out of date; else an
+		# object there is current (the stamps cover its sources).
+		[[ $fresh == 0 && -f $out/$o ]] || missing+=("$o")
+	done
+	if [[ ${#missing[@]} -gt 0 ]]; then
+		t0=$(date +%s)
+		make -C "$src" O="$out" -j"$JOBS" CC="ccache gcc" "${missing[@]}" >"$out/objects.log" 2>&1 ||
+			die_with_log "$cfg: compiling ${missing[*]} failed" "$out/objects.log"
+		log "$cfg: compiled ${missing[*]} in $(($(date +%s) - t0))s"
+	fi
+	for o in "${built[@]}"; do
+		printf '%s/%s\n' "$out" "$o"
+	done
+}
+
+# cmd_defines TREE SYMBOL: exit 0 when tree TREE (synced) defines SYMBOL.
+cmd_defines() {
+	cmd_tree "$1" >&2
+	kconfig_defines "$(tree_dir "$1")" "$2"
+}
+
+main() {
+	local cmd=${1:-}
+	[[ $# -gt 0 ]] && shift
+	case $cmd in -h | --help | help) ;; *) check_kbuild_vars ;; esac
+	case $cmd in
+	check-vars) [[ $# -eq 0 ]] || die "usage: build.sh check-vars (no arguments)" ;;
+	tree) [[ $# -eq 1 ]] || die "usage: build.sh tree NAME"; cmd_tree "$1" ;;
+	build) cmd_build "$@" ;;
+	check) [[ $# -eq 0 ]] || die "usage: build.sh check (no arguments)"; cmd_check ;;
+	defines) [[ $# -eq 2 ]] || die "usage: build.sh defines TREE CONFIG_SYMBOL"; cmd_defines "$@" ;;
+	objects) [[ $# -ge 1 ]] || die "usage: build.sh objects CONFIG [OBJECT...]"; cmd_objects "$@" ;;
+	-h | --help | help) sed -n '2,22s/^# \{0,1\}//p' "$0" ;;
+	*) die "usage: build.sh tree NAME | build [CONFIG...] | check | defines TREE SYMBOL | objects CONFIG [OBJECT...] | check-vars" ;;
+	esac
+}
+
+main "$@"

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# A results directory as KCIDB I/O data (schema v5.3, the newest of
+# kernelci/kcidb-io), on stdout: one checkout (the kernel source and the
+# series), one build per config, one test per config x state x workload x
+# metric with its median as the test's number.  README "KCIDB export"
+# has the mapping.
+#
+#   export-kcidb.sh RESULTS_DIR > kcidb.json
+#
+# KCIDB_ORIGIN (default blkinject_bench; [a-z0-9_]+) is the CI system the
+# IDs name: a lab submits under its own.
+set -euo pipefail
+shopt -s inherit_errexit
+
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
+
+ORIGIN=${KCIDB_ORIGIN:-blkinject_bench}
+
+main() {
+	local dir=${1:-}
+	[[ $# -eq 1 && -n $dir ]] || die "usage: export-kcidb.sh RESULTS_DIR (a directory with summary.json, e.g. results/<run>)"
+	[[ -f $dir/summary.json ]] || die "$dir is not a results directory (no summary.json; bench/stats/summarise.sh makes one from runs.csv)"
+	[[ $ORIGIN =~ ^[a-z0-9_]+$ ]] || die "KCIDB_ORIGIN=$ORIGIN: KCIDB origins are [a-z0-9_]+"
+	jq --arg origin "$ORIGIN" '
+		def clean: with_entries(select(.value != null and .value != ""));
+		def unit:
+			if . == "iops" then "IOPS"
+			elif test("_per_call$") then "insn/call"
+			elif . == "calls_per_io" then "calls/IO"
+			elif test("^(insns|instructions)_per_io$") then "insn/IO"
+			elif . == "cycles_per_io" then "cycles/IO"
+			elif test("_ns_per_io$") then "ns/IO"
+			elif test("_ns$") then "ns"
+			elif test("_bytes$") then "B"
+			elif test("_pct$") then "%"
+			elif . == "io_errors" then "errors"
+			else null end;
+		# PASS/FAIL where the verdict judges a gating metric (as
+		# bench/stats/compare.sh does), DONE for a measurement without one,
+		# ERROR when every repeat failed.
+		def status:
+			if .median == null then "ERROR"
+			elif .gates and .verdict == "slower" then "FAIL"
+			elif .gates and (.verdict | IN("same", "within-threshold", "faster")) then "PASS"
+			else "DONE" end;
+		.meta as $m |
+		($m.RUN_ID) as $run |
+		($m.DATE // null) as $date |
+		("\($origin):" + ("\($m.KERNEL_SOURCE // "unknown")+series-\($m.SERIES_SHA256 // "unknown")" | gsub("[^A-Za-z0-9._~+-]"; "_"))) as $checkout |
+		def build_id($cfg): "\($origin):" + ($m.BUILDS[$cfg].build_id // "" | if . == "" then "\($run).\($cfg)" else . end);
+		{
+			version: {major: 5, minor: 3},
+			checkouts: [{
+				id: $checkout, origin: $origin,
+				tree_name: $m.KERNEL_SOURCE, start_time: $date, valid: true,
+				misc: ({series_sha256: $m.SERIES_SHA256, blkinject_bench_commit: $m.GIT_COMMIT,
+					kernel_release: $m.KERNEL_RELEASE} | clean)
+			} | clean],
+			builds: [.summary | map(.config) | unique[] as $cfg | {
+				id: build_id($cfg), checkout_id: $checkout, origin: $origin,
+				config_name: $cfg, architecture: "x86_64", compiler: $m.GCC, status: "PASS",
+				misc: ($m.BUILDS[$cfg] // {} | clean)
+			} | clean],
+			tests: [.summary[] | . as $r | {
+				id: "\($origin):\($run).\(.config).\(.state).\(.workload).\(.metric)",
+				build_id: build_id(.config), origin: $origin,
+				path: "blkinject.\(.state).\(.workload).\(.metric)",
+				status: status,
+				number: (if .median == null then null else ({value: .median, unit: (.metric | unit)} | clean) end),
+				start_time: $date,
+				environment: {comment: "QEMU \($m.ACCEL) on \($m.HOST_CPU // "unknown")",
+					misc: ({accel: $m.ACCEL, host_cpu: $m.HOST_CPU, host_kernel: $m.HOST_KERNEL, qemu: $m.QEMU} | clean)},
+				misc: ($r | {config, state, workload, metric, class, n, n_failed, min, max, ci_lo, ci_hi, delta,
+					rel_change_pct, verdict, verdict_text, gates, baseline: $m.BASELINE} | clean)
+			} | clean]
+		}' "$dir/summary.json"
+}
+
+main "$@"

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Pack what bench.sh and run-guest need of a built config, so a lab can
+# build on one host and run jobs on others:
+#
+#   pack-build.sh CONFIG ARCHIVE          on the build host (a tar file)
+#   tar -C "$CACHE" -xf ARCHIVE           on each test host, then
+#   bench/run/bench.sh --job ID               as with a build of its own
+#
+# The archive holds, under build/CONFIG/, the bzImage, the modules tree,
+# vmlinux (the gate's address, the build ID), System.map (the plugin's
+# ranges), .config, the kernel release and the build's stamp, and the
+# kernel source's version (src/pristine/.blkinject-version) that
+# meta.json records.
+set -euo pipefail
+shopt -s inherit_errexit
+
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
+
+# What of build/CONFIG a run reads.
+BUILD_FILES=(.blkinject-stamp .config arch/x86/boot/bzImage include/config/kernel.release modroot System.map vmlinux)
+
+main() {
+	local cfg=${1:-} archive=${2:-} f
+	local -a files=()
+	[[ $# -eq 2 && -n $cfg && -n $archive ]] || die "usage: pack-build.sh CONFIG ARCHIVE"
+	check_built "$cfg"
+	for f in "${BUILD_FILES[@]}"; do
+		[[ -e $(kernel_build_dir "$cfg")/$f ]] || die "$(kernel_build_dir "$cfg")/$f missing: rebuild with bench/kernel/build.sh build $cfg"
+		files+=("build/$cfg/$f")
+	done
+	[[ ! -f $CACHE/src/pristine/.blkinject-version ]] || files+=(src/pristine/.blkinject-version)
+	# build/ and src/ may be links to a shared cache, so links are
+	# followed, except the modules tree's links back to the source tree.
+	tar -C "$CACHE" --dereference --exclude="build/$cfg/modroot/lib/modules/*/build" \
+		--exclude="build/$cfg/modroot/lib/modules/*/source" -cf "$archive" "${files[@]}"
+	log "pack-build: $cfg into $archive ($(du -h "$archive" | cut -f1))"
+}
+
+main "$@"

@@ -1,0 +1,404 @@
+# shellcheck shell=bash
+# Shared by the benchmark and perf drivers: the matrix, result metadata,
+# block splitting and summaries.  Needs bench/lib/lib.sh.
+
+# shellcheck source=bench/lib/jobfile.sh
+. "$BENCH_DIR/lib/jobfile.sh"
+# The matrix's configs and states, and the row every other row is compared
+# with ("CONFIG STATE"): from the job file unless the environment sets them.
+job_load CONFIGS STATES BASELINE
+
+# HOT_FUNCS: the kernel functions the insncount plugin counts (instructions
+# and calls), so the same machinery measures another hook.  A function a
+# kernel lacks while it has another of them is absent from that kernel's
+# rows (hot_funcs_check logs it); a kernel with none of them is an error.
+HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject}
+read -r -a HOT_FUNC_LIST <<<"$HOT_FUNCS"
+
+# hot_funcs_check CONFIG...: the names are C identifiers and each CONFIG's
+# System.map has at least one of them; log the ones a CONFIG lacks.
+hot_funcs_check() {
+	local f c map found absent=''
+	[[ ${#HOT_FUNC_LIST[@]} -gt 0 ]] || die "HOT_FUNCS is empty: name the functions to count (default: submit_bio_noacct_nocheck __blk_error_inject)"
+	for f in "${HOT_FUNC_LIST[@]}"; do
+		[[ $f =~ ^[A-Za-z_][A-Za-z0-9_.]*$ ]] || die "HOT_FUNCS: '$f' is not a function name"
+	done
+	for c in "$@"; do
+		map=$(kernel_build_dir "$c")/System.map
+		found=0
+		for f in "${HOT_FUNC_LIST[@]}"; do
+			if grep -q " $f$" "$map" 2>/dev/null; then found=1; else absent+=" $c:$f"; fi
+		done
+		[[ $found == 1 ]] || die "HOT_FUNCS: none of $HOT_FUNCS is in the kernel of config $c ($map)"
+	done
+	[[ -z $absent ]] || log "HOT_FUNCS absent (not in the kernel, so no rows):$absent"
+	HOT_FUNCS_ABSENT=${absent# }
+}
+
+# plugin_so: build the QEMU plugin into the cache if needed, print its path.
+plugin_so() {
+	make -s -C "$REPO_DIR/perf-scripts/plugin" CACHE="$CACHE" OUT="$CACHE/plugin" \
+		HEADER_DIR="$CACHE/qemu-plugin" >&2
+	printf '%s\n' "$CACHE/plugin/libinsncount.so"
+}
+
+# write_plugin_ranges CONFIG FILE: the plugin's ranges for the HOT_FUNCS
+# this config's kernel has.
+write_plugin_ranges() {
+	local map f
+	map=$(kernel_build_dir "$1")/System.map
+	: >"$2"
+	for f in "${HOT_FUNC_LIST[@]}"; do
+		if grep -q " $f$" "$map"; then
+			"$REPO_DIR/perf-scripts/plugin/ranges-from-systemmap.sh" "$map" "$f" >>"$2"
+		fi
+	done
+}
+
+# plugin_delta FILE FIRST LAST FUNC FIELD: a counter's growth between marks.
+plugin_delta() {
+	awk -v a="$2" -v b="$3" -v f="$4" -v k="$5" '
+		$1 == "mark" { m = $2; next }
+		$1 == "end" { m = -1; next }
+		$1 == f && (m == a || m == b) {
+			for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) v[m] = kv[2] }
+		}
+		END { if ((a in v) && (b in v)) print v[b] - v[a] }' "$1"
+}
+
+# The fio job the plugin counts between two marks (COUNT_IOS reads).
+# shellcheck disable=SC2034 # bench.sh and bench/lab/lava-results.sh
+COUNTED=count-randread-qd1
+
+# hot_func_rows PREFIX RAW STATE IOS: instructions per call of each counted
+# function over the state's counted fio job (RAW/marks: "STATE FIRST LAST",
+# RAW/plugin.txt: the plugin's snapshots), and calls per I/O of
+# submit_bio_noacct_nocheck (IOS: the job's reads).
+hot_func_rows() {
+	local p=$1 raw=$2 state=$3 ios=$4 first last f calls insns
+	read -r first last < <(awk -v s="$state" '$1 == s { print $2, $3 }' "$raw/marks")
+	[[ -n $last ]] || return 0
+	for f in "${HOT_FUNC_LIST[@]}"; do
+		calls=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" entries)
+		insns=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" insns)
+		[[ -n $calls && $calls != 0 ]] || continue
+		printf '%s,%s,%s\n' "$p" "$(plugin_metric "$f")" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
+		[[ $f != submit_bio_noacct_nocheck ]] ||
+			printf '%s,calls_per_io,%s\n' "$p" "$(awk -v a="$calls" -v b="$ios" 'BEGIN { printf "%.4f", a / b }')"
+	done
+}
+
+# run_workloads STATE: the fio jobs a boot runs in STATE, in row order:
+# WORKLOADS, then SOFTIRQ_WORKLOADS as NAME-softirq in off and key-off.
+run_workloads() {
+	local w
+	for w in $WORKLOADS; do printf '%s\n' "$w"; done
+	if [[ $1 == off || $1 == key-off ]]; then
+		for w in $SOFTIRQ_WORKLOADS; do printf '%s-softirq\n' "$w"; done
+	fi
+}
+
+# plugin_mark CONFIG: the plugin's mark= address, ksys_sync: the guest
+# scripts call sync(2) around each counted workload and nowhere else, so
+# the plugin snapshots its counters there.
+plugin_mark() {
+	local map
+	map=$(kernel_build_dir "$1")/System.map
+	awk '$3 == "ksys_sync" { print "0x" $1; f = 1; exit } END { exit !f }' "$map" ||
+		die "$map has no ksys_sync for the plugin's marks"
+}
+
+# plugin_metric FUNC: the runs.csv metric of FUNC's instructions per call.
+plugin_metric() {
+	if [[ $1 == submit_bio_noacct_nocheck ]]; then
+		printf 'insns_per_call\n'
+	else
+		printf '%s_insns_per_call\n' "${1#__}"
+	fi
+}
+
+# static_into DIR NAME BASE_CONFIG CONFIG: the static answer
+# (perf-scripts/static.sh; BASE_SERIES, NEW_SERIES, BASE_LABEL, ... from
+# the environment) into DIR/static/NAME.txt, its rows added to
+# DIR/static.csv.  One that fails is logged and left out: the counts stand
+# without it.
+static_into() {
+	local dir=$1 name=$2
+	mkdir -p "$dir/static"
+	if "$REPO_DIR/perf-scripts/static.sh" -o "$dir/static/$name" "$3" "$4" >/dev/null \
+		2>"$dir/static/$name.log"; then
+		mv "$dir/static/$name/static.txt" "$dir/static/$name.txt"
+		[[ -f $dir/static.csv ]] || head -n 1 "$dir/static/$name/static.csv" >"$dir/static.csv"
+		tail -n +2 "$dir/static/$name/static.csv" >>"$dir/static.csv"
+		rm -rf "${dir:?}/static/$name" "$dir/static/$name.log"
+	else
+		log "static answer $3 -> $4 failed (see $dir/static/$name.log)"
+	fi
+}
+
+# static_answer DIR BASE_CONFIG CONFIG...: static_into for each CONFIG
+# against BASE_CONFIG.
+static_answer() {
+	local dir=$1 base=$2 c
+	shift 2
+	rm -rf "$dir/static" "$dir/static.csv"
+	for c in "$@"; do
+		[[ $c == "$base" ]] || static_into "$dir" "$c" "$base" "$c"
+	done
+}
+
+# static_delta CSV BASE NEW FUNC: the idle path's added minus removed for
+# FUNC from BASE to NEW ("" when not compared).
+static_delta() {
+	[[ -f $1 ]] || return 0
+	awk -F, -v b="$2" -v n="$3" -v f="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		$1 == b && $2 == n && $3 == f && $k["status"] == "compared" { print $k["idle_delta"] + 0 }' "$1"
+}
+
+# static_beside CSV BASE NEW FUNC COUNTED [SINCE SPAN]: the static answer
+# for FUNC from BASE to NEW (a row of static.csv) in a few words, beside
+# the change per call that was counted (COUNTED; "" when none), and whether
+# they agree: the idle path's instructions added minus removed against the
+# count.  A count that spans more than one step (since row SINCE, the rows
+# between not counted) is compared with the static answers' sum, SPAN.
+static_beside() {
+	[[ -f $1 ]] || { echo "no static answer in this run"; return; }
+	awk -F, -v b="$2" -v n="$3" -v f="$4" -v c="$5" -v since="${6:-}" -v span="${7:-}" '
+		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		$k["base"] == b && $k["new"] == n && $k["function"] == f { found = 1; exit }
+		END {
+			if (!found) { print "no static answer"; exit }
+			if ($k["status"] == "only-new") { print "only in " n " (static)"; exit }
+			if ($k["status"] == "only-base") { print "only in " b " (static)"; exit }
+			if ($k["status"] != "compared") { print "in neither (static)"; exit }
+			s = ""
+			if ($k["sites_added"] > 0)
+				s = "+" $k["sites_added"] ($k["sites_taken"] > 0 ? " TAKEN" : " NOP") " site"
+			if ($k["sites_removed"] > 0)
+				s = s (s == "" ? "" : ", ") "-" $k["sites_removed"] " site"
+			if ($k["sites_flipped"] > 0)
+				s = s (s == "" ? "" : ", ") $k["sites_flipped"] " flipped"
+			if (s == "")
+				s = "0 sites"
+			o = $k["other_added"] + $k["other_removed"] + $k["other_changed"]
+			d = $k["idle_delta"] + 0
+			t = sprintf("%s, %d renamed, %d other: %+d", s, $k["renamed"], o, d)
+			if (c == "")
+				t = t ", not counted"
+			else if (since != "")
+				t = t sprintf("; counted %+g since %s, static %+d: %s", c, since, span,
+					(c + 0 == span + 0) ? "agree" : "DISAGREE")
+			else
+				t = t sprintf("; counted %+g: %s", c, (c + 0 == d) ? "agree" : "DISAGREE")
+			print t
+		}' "$1"
+}
+
+benchstat_bin() {
+	make -s -C "$BENCH_DIR/stats" OUT="$CACHE/tools" "$CACHE/tools/benchstat" >&2
+	printf '%s\n' "$CACHE/tools/benchstat"
+}
+
+# Rows of the matrix: "config state", the baseline first.
+matrix_rows() {
+	local cfg state
+	for cfg in $CONFIGS; do
+		if ! has_feature "$cfg"; then
+			printf '%s off\n' "$cfg"
+			continue
+		fi
+		for state in $STATES; do
+			printf '%s %s\n' "$cfg" "$state"
+		done
+	done
+}
+
+# split_blocks LOG DIR: each "=== NAME ===" ... "=== end ===" block of LOG
+# into DIR/NAME (spaces in NAME become dashes).
+split_blocks() {
+	awk -v dir="$2" '
+		/^=== end ===$/ { if (file != "") close(file); file = ""; next }
+		/^=== .* ===$/ {
+			name = substr($0, 5, length($0) - 8); gsub(/ /, "-", name)
+			file = dir "/" name; printf "" > file; next
+		}
+		file != "" { print >> file }
+	' "$1"
+}
+
+# build_identity CONFIG: a JSON object naming the build measured: the
+# vmlinux build-id (a hash the linker takes over the whole image, so on and
+# nokey differ though their .config is the same) and the .config's hash.
+build_identity() {
+	local build
+	build=$(kernel_build_dir "$1")
+	jq -n --arg build_id "$(readelf -n "$build/vmlinux" 2>/dev/null | sed -n 's/^ *Build ID: *//p' | sed -n 1p)" \
+		--arg config_sha256 "$(sha256sum "$build/.config" 2>/dev/null | cut -c1-16)" \
+		--arg release "$(cat "$build/include/config/kernel.release" 2>/dev/null)" \
+		'{build_id: $build_id, config_sha256: $config_sha256, release: $release}'
+}
+
+tool_version() {
+	"$@" 2>/dev/null | sed -n 1p || true
+}
+
+# kernel_source_name, series_name: KSRC and SERIES as meta.json records them.
+kernel_source_name() {
+	if [[ $KSRC_KIND == debian ]]; then
+		printf 'linux-source-6.12 %s\n' "$(cat "$CACHE/src/pristine/.blkinject-version" 2>/dev/null)"
+	else
+		printf '%s (%s)\n' "$KSRC" "$KSRC_ID"
+	fi
+}
+
+series_name() {
+	if [[ $SERIES_DIR == none ]]; then echo none; else printf '%s (%s)\n' "${SERIES_DIR#"$REPO_DIR"/}" "$SERIES_ID"; fi
+}
+
+# series_sha256: a hash of what was applied to the source: SERIES's series
+# file and patches (nothing for SERIES=none) and the trees' own patches
+# (ablation, instrumentation), so pieces of different series never merge.
+series_sha256() {
+	{
+		if [[ $SERIES_DIR != none ]]; then
+			cat "$SERIES_DIR/series"
+			series_patches "$SERIES_DIR" | xargs -r -d '\n' cat
+		fi
+		cat "$REPO_DIR"/patches/ablation/*.patch "$REPO_DIR"/patches/instrument/*.patch 2>/dev/null || true
+	} | sha256sum | cut -c1-16
+}
+
+# record_run DIR: DIR is a run made on this machine; make plots, report
+# and disasm default to the newest one listed (bench/lib/settings.sh)
+record_run() {
+	mkdir -p "$CACHE"
+	(cd "$1" && pwd -P) >>"$CACHE/runs-made"
+}
+
+# write_meta DIR ACCEL COMMAND [KEY=VALUE...]: DIR/meta.json, what is needed
+# to reproduce the run: COMMAND exactly as run, every build's identity, the
+# tools' versions.  Values go in with jq --arg, never through shell quoting.
+write_meta() {
+	local dir=$1 accel=$2 command=$3 cfg builds='{}' kv
+	shift 3
+	for cfg in $CONFIGS; do
+		builds=$(jq --arg c "$cfg" --argjson b "$(build_identity "$cfg")" '.[$c] = $b' <<<"$builds")
+	done
+	jq -n --arg RUN_ID "$RUN_ID" --arg DATE "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg ACCEL "$accel" \
+		--arg HOST_CPU "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')" \
+		--argjson HOST_NPROC "$(nproc)" --arg HOST_KERNEL "$(uname -sr)" \
+		--arg QEMU "$(tool_version qemu-system-x86_64 --version)" \
+		--arg GCC "$(tool_version gcc --version)" --arg FIO "$(tool_version fio --version)" \
+		--arg PERF "$(tool_version perf --version)" \
+		--arg KERNEL_SOURCE "$(kernel_source_name)" --arg SERIES "$(series_name)" \
+		--arg HOT_FUNCS "$HOT_FUNCS" --arg HOT_FUNCS_ABSENT "${HOT_FUNCS_ABSENT:-}" \
+		--arg KERNEL_RELEASE "$(cat "$(kernel_build_dir on)/include/config/kernel.release" 2>/dev/null || echo unknown)" \
+		--arg SERIES_SHA256 "$(series_sha256)" \
+		--arg GIT_COMMIT "$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo none)$(git -C "$REPO_DIR" diff --quiet HEAD 2>/dev/null || echo -dirty)" \
+		--argjson BUILDS "$builds" \
+		--arg CONFIGS "$CONFIGS" --arg STATES "$STATES" --arg BASELINE "$BASELINE" \
+		--arg COMMAND "$command" '$ARGS.named' >"$dir/meta.json"
+	record_run "$dir"
+	for kv in "$@"; do
+		meta_set "$dir" "${kv%%=*}" "${kv#*=}"
+	done
+}
+
+# meta_set DIR KEY VALUE: add or replace one string in DIR/meta.json.
+meta_set() {
+	local tmp
+	tmp=$(mktemp)
+	jq --arg k "$2" --arg v "$3" '.[$k] = $v' "$1/meta.json" >"$tmp"
+	mv "$tmp" "$1/meta.json"
+}
+
+# meta_get DIR KEY: a value of the run's metadata.  meta.json is read with
+# jq; a run made before it existed (meta.env, printf %q) is decoded by the
+# shell it was written for, in a subshell, and nowhere else.  Keys that a
+# driver still appends to meta.env are found there too.
+meta_get() {
+	local v=''
+	[[ ! -f $1/meta.json ]] || v=$(jq -r --arg k "$2" '.[$k] // empty | tostring' "$1/meta.json")
+	[[ -n $v || ! -f $1/meta.env ]] || v=$(bash -c '. "$1" && printf %s "${!2:-}"' _ "$1/meta.env" "$2")
+	printf '%s\n' "$v"
+}
+
+# guest_time_metrics: the metrics of benchstat's guest-time kind, one line
+guest_time_metrics() {
+	"$(benchstat_bin)" metrics | awk -F'\t' '$3 == "guest-time" || $3 == "percentile" { print $1 }' | one_line
+}
+
+# layout_floors SUMMARY_CSV: "workload metric pct" for every guest-time
+# metric that off and off-layout (state off) both have on a workload: the
+# summary's change of off-layout where off is that workload's baseline (the
+# Hodges-Lehmann shift for sampled metrics, as in the verdicts), else
+# 100 * (median(off-layout) / median(off) - 1).  The two builds differ only
+# in code layout, so this is the floor under which a time difference between
+# two separately built kernels means nothing (under tcg-icount it counts
+# instructions, which layout does not change).
+layout_floors() {
+	awk -F, -v kinds=" $(guest_time_metrics) " '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$2 == "off" && index(kinds, " " $4 " ") && $c["median"] != "" {
+			if ($1 == "off") { o[$3 SUBSEP $4] = $c["median"]; ob[$3 SUBSEP $4] = $c["verdict"] == "baseline" }
+			else if ($1 == "off-layout") { l[$3 SUBSEP $4] = $c["median"]; rel[$3 SUBSEP $4] = $c["rel_change_pct"] }
+		}
+		END {
+			for (k in l) if ((k in o) && o[k] != 0) {
+				split(k, p, SUBSEP)
+				printf "%s %s %.4f\n", p[1], p[2], ob[k] && rel[k] != "" ? rel[k] : 100 * (l[k] / o[k] - 1)
+			}
+		}' "$1" | sort
+}
+
+# summarise DIR: summary.csv and summary.json from DIR/runs.csv, with the
+# rows in matrix order (configs as in CONFIGS, states as in STATES)
+# rather than in the shuffled run order.
+summarise() {
+	local dir=$1 sorted
+	sorted=$(mktemp)
+	awk -F, -v configs="$CONFIGS" -v states="off $STATES" '
+		BEGIN { n = split(configs, c, " "); for (i = 1; i <= n; i++) co[c[i]] = i
+			n = split(states, s, " "); for (i = 1; i <= n; i++) so[s[i]] = i }
+		NR == 1 { print "0\t0\t0\t" $0; next }
+		{ printf "%d\t%d\t%d\t%s\n", co[$2] + 0, so[$3] + 0, NR, $0 }
+	' "$dir/runs.csv" | sort -t "$(printf '\t')" -k1,1n -k2,2n -k3,3n | cut -f4- >"$sorted"
+	"$(benchstat_bin)" summary --accel "$(meta_get "$dir" ACCEL)" --baseline-config "${BASELINE% *}" \
+		--baseline-state "${BASELINE#* }" "$sorted" >"$dir/summary.csv"
+	rm -f "$sorted"
+	write_summary_json "$dir"
+}
+
+# summary.json: the metadata and the summary rows, for tools: numbers as
+# numbers (null where empty), the verdict a fixed word, its text beside it.
+write_summary_json() {
+	local dir=$1 meta='{}'
+	# keys a driver still appends to meta.env join those of meta.json
+	[[ ! -f $dir/meta.env ]] || meta=$(meta_env_json "$dir")
+	[[ ! -f $dir/meta.json ]] || meta=$(jq --argjson env "$meta" '$env + .' "$dir/meta.json")
+	jq -R -s --argjson meta "$meta" '
+		def typed: if . == "" then null elif test("^-?[0-9.]+([eE][-+]?[0-9]+)?$") then tonumber else . end;
+		split("\n") | map(select(length > 0)) |
+		(.[0] | split(",")) as $h |
+		{meta: $meta, summary: (.[1:] | map(split(",") as $v |
+			[$h, $v] | transpose |
+			map({(.[0]): (if (.[0] | test("^(gates|deterministic)$")) then .[1] == "yes"
+				elif (.[0] | test("^(config|state|workload|metric|class|verdict|verdict_text)$")) then .[1]
+				else (.[1] | typed) end)}) | add))}
+	' "$dir/summary.csv" >"$dir/summary.json"
+}
+
+# meta_env_json DIR: the keys of an old run's meta.env as a JSON object.
+meta_env_json() {
+	local k args=()
+	while read -r k; do
+		args+=(--arg "$k" "$(meta_get "$1" "$k")")
+	done < <(sed -n 's/^\([A-Z_0-9]*\)=.*/\1/p' "$1/meta.env")
+	jq -n "${args[@]}" '$ARGS.named'
+}
+
+fmt_duration() {
+	printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
+}
+

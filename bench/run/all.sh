@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The main job: build the configs, benchmark (with the instruction counts
+# in the same boots under tcg-icount; a perf pass of its own under kvm or
+# tcg), figures, report; the verdict table (report.txt) at the end.
+#
+#   all.sh [-h]
+#
+# The matrix is the job file JOB_FILE (default bench/plan/jobs/default.job);
+# settings in the environment override it and pass through to bench.sh
+# and perf.sh (CONFIGS, STATES, REPEATS, ACCEL, ...; bench.sh -h).  One
+# progress line per step, builds and boots alike, with the whole job's
+# elapsed time and ETA.  Exit status 1 when a build or any boot failed
+# (after writing everything).
+set -euo pipefail
+shopt -s inherit_errexit
+
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
+
+case ${1:-} in
+-h | --help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
+'') ;;
+*) die "unknown argument '$1' (all.sh takes settings from the environment; see all.sh -h)" ;;
+esac
+[[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
+# shellcheck source=bench/lib/results.sh
+. "$BENCH_DIR/lib/results.sh"
+# shellcheck source=bench/lib/plan.sh
+. "$BENCH_DIR/lib/plan.sh"
+# Under make the settings are the resolved plan's (bench.sh keeps it in
+# the run as plan.env).
+! plan_for all quick || plan_export "$BIB_PLAN"
+export CONFIGS
+
+# build_estimate CONFIG: a stamped build only checks; else a cold build.
+build_key() {
+	if [[ -f $(kernel_build_dir "$1")/.blkinject-stamp ]]; then
+		printf 'build-warm:%s\n' "$1"
+	else
+		printf 'build-cold:%s\n' "$1"
+	fi
+}
+
+# kvm_likely: will auto choose KVM?  The runner's cached probe answers
+# once a kernel was built; before, whether /dev/kvm is usable.
+kvm_likely() {
+	local f
+	for f in "$CACHE"/accel-probe-*; do
+		[[ -f $f ]] || continue
+		[[ $(cat "$f") == kvm ]]
+		return
+	done
+	[[ -w /dev/kvm ]]
+}
+
+# write_plan FILE: builds, a placeholder for bench.sh's boots (it lists
+# them once the accelerator is known), perf where it is a pass of its own.
+write_plan() {
+	local cfg key n
+	n=$(wc -w <<<"$CONFIGS")
+	{
+		for cfg in $CONFIGS; do
+			key=$(build_key "$cfg")
+			printf '%s %s\n' "$key" "$(step_estimate "$key" "$([[ $key == build-warm:* ]] && echo 3 || echo 450)")"
+		done
+		printf 'bench %s\n' $((n * 150))
+		if [[ ${ACCEL:-auto} == kvm || ${ACCEL:-auto} == tcg ]] || { [[ ${ACCEL:-auto} == auto ]] && kvm_likely; }; then
+			printf 'perf %s\n' $((n * 200))
+		fi
+		printf 'plots 5\nreport 2\n'
+	} >"$1"
+}
+
+main() {
+	local dir cfg accel status=0 plan
+	# shellcheck disable=SC2086 # a list of words
+	check_configs $CONFIGS
+	plan=$(mktemp)
+	job_plan_start "$plan"
+	write_plan "$JOB_PLAN"
+	for cfg in $CONFIGS; do
+		job_step "$(build_key "$cfg")" "build $cfg"
+		"$BENCH_DIR/kernel/build.sh" build "$cfg"
+	done
+	dir=$("$BENCH_DIR/run/bench.sh") || status=$?
+	[[ -n $dir && -d $dir ]] || die "bench.sh made no results directory"
+	accel=$(meta_get "$dir" ACCEL)
+	if [[ $accel == tcg-icount ]]; then
+		job_plan_replace perf </dev/null
+	else
+		RESULTS_DIR=$dir "$REPO_DIR/bench/run/perf.sh" || status=$?
+	fi
+	job_step plots "plots"
+	"$REPO_DIR/plots/make-plots.sh" "$dir"
+	job_step report "report"
+	"$BENCH_DIR/report/report.sh" "$dir"
+	job_step_end
+	rm -f "$plan"*
+	log "main job: done in $(fmt_eta $(($(date +%s) - BENCH_T0))), see $dir/report.md"
+	print_verdict "$dir"
+	return "$status"
+}
+
+# print_verdict DIR: the verdict a reviewer quotes (report.sh wrote it).
+print_verdict() {
+	cat "$1/report.txt"
+}
+
+main "$@"

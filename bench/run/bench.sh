@@ -1,0 +1,461 @@
+#!/usr/bin/env bash
+# The benchmark driver: fio on null_blk per config and injection state,
+# summarised with medians, CIs and verdicts against "off".
+#
+# How boots are spent depends on the accelerator:
+#   tcg-icount  guest time counts instructions, so a boot's history does
+#               not move fio's numbers by more than boots differ anyway
+#               (0.1% here, measured), and one boot per config measures
+#               every state in turn (BOOTS=per-config); the insncount
+#               plugin counts the instructions of submit_bio_noacct_nocheck
+#               in the same boot (a counted fio job of FIO_IOS reads per
+#               state; its counts are exact) and perf record of that job
+#               for "perf annotate" runs after every measurement.
+#   kvm, tcg    the host's time and state leak into every number, so each
+#               config and state gets its own fresh boot (BOOTS=per-state),
+#               REPEATS times, in a seeded random order.  REPEATS=auto
+#               takes the n at which the matrix's gating rows, judged
+#               together (Holm), can show one row 5% slower in 90% of
+#               comparisons at PLAN_NOISE percent noise (bench/stats
+#               README.md); the log says n and the power at 2% and 5%.
+#
+#   bench.sh [-h | --settings | --list | --job ID | --plan-job ID DIR]
+#     --settings  the settings in effect, NAME=VALUE a line
+#     --list      the boots of the matrix, one job a line: "ID SEQ CONFIG
+#                 REPEAT STATES" (SEQ: its place in the plan)
+#     --job ID    run one job; its piece of results (no summary) goes to
+#                 RESULTS_ROOT/RUN_ID; bench/lab/merge.sh joins the pieces
+#     --plan-job ID DIR   start the piece of --job ID in DIR (plan.txt,
+#                 meta.json) and describe its boot instead of booting:
+#                 DIR/boot.env (SEQ CONFIG REPEAT STATES ACCEL TIMEOUT
+#                 PLUGIN) and DIR/guest.env (the guest's environment),
+#                 KEY=VALUE a line; for a lab that boots the job itself
+#                 (bench/lab/lava-jobs.sh)
+# Settings: the job file JOB_FILE (bench/plan/jobs/NAME.job or a path; default
+# default), each overridden by the environment variable of the same name:
+#   CONFIGS="off on on-nojl nokey"   configs of the matrix
+#   STATES="key-off key-on-other rules-1 rules-10 rules-100 rules-1000 match-chance"
+#   BASELINE="off off"                the row every other is compared with
+#   WORKLOADS="randread-qd1 randread-qd32"     fio jobs in bench/guest/fio
+#   SOFTIRQ_WORKLOADS="randread-qd1"   also run with irqmode=1 in off and key-off
+#   FIO_RUNTIME=1 FIO_RAMP=200ms (tcg-icount) or 2 and 500ms
+#                                      per workload, in guest seconds
+#   ACCEL=auto|kvm|tcg|tcg-icount      SEED=1  RUN_ID=<date>-<accel>
+#   REPEATS=1 (tcg-icount) or auto     boots per config (per-config) or per row
+#   PLAN_NOISE=1 THRESHOLD=1           kvm/tcg: the noise (sd, percent) REPEATS
+#                                      plans for, the threshold compare uses
+#   GUEST_JOBS=nproc (tcg-icount) or 1 boots at once (icount numbers do not
+#                                      depend on it; kvm and tcg ones would)
+#   BOOTS=per-config|per-state         default: per-config under tcg-icount
+#   PLUGIN=1 FIO_IOS=20000 PERF_RECORD=1   tcg-icount only: counts, annotate
+#   RUN_TIMEOUT=600                    seconds per state and boot
+#   HOT_FUNCS="submit_bio_noacct_nocheck __blk_error_inject"   what the plugin counts
+#   KSRC= SERIES=                      the kernels' source and series (bench/kernel/build.sh -h)
+# Output: results/RUN_ID/ with runs.csv, summary.csv, summary.json, meta.json,
+# plan.txt (the boots in order), raw.tar.xz (fio JSON and plugin counts of
+# every boot) and annotate/.  The results directory is printed on stdout at
+# the end.  Exit status 1 when any boot failed (after writing everything).
+set -euo pipefail
+shopt -s inherit_errexit
+
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
+
+MODE=all JOB_ID='' PLAN_DIR=''
+case ${1:-} in
+-h | --help) sed -n '2,51s/^# \{0,1\}//p' "$0"; exit 0 ;;
+--settings | --list) MODE=${1#--} ;;
+--job) MODE=job JOB_ID=${2:-} ;;
+--plan-job) MODE=job JOB_ID=${2:-} PLAN_DIR=${3:-} ;;
+'') ;;
+*) die "unknown argument '$1' (valid: -h, --settings, --list, --job ID, --plan-job ID DIR; settings come from the job file and the environment, see bench.sh -h)" ;;
+esac
+[[ -z $PLAN_DIR || $# == 3 ]] || die "unexpected argument '$4' after --plan-job ID DIR"
+[[ ${1:-} != --plan-job || -n $PLAN_DIR ]] || die "usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)"
+[[ $MODE != job || -n $PLAN_DIR || ($# == 2 && -n $JOB_ID) ]] || die "usage: bench.sh --job ID (bench.sh --list prints the IDs)"
+[[ $MODE == job || $# -le 1 ]] || die "unexpected argument '$2' after $1"
+[[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
+# shellcheck source=bench/lib/results.sh
+. "$BENCH_DIR/lib/results.sh"
+# shellcheck source=bench/lib/plan.sh
+. "$BENCH_DIR/lib/plan.sh"
+# Under make (bench/plan/run) the settings are the resolved plan's, which
+# the run keeps as plan.env; on its own, or called by another driver with
+# settings of its own (per-patch, compare-series), the job file and the
+# environment.
+MY_PLAN=''
+if plan_for bench all quick; then
+	MY_PLAN=$BIB_PLAN
+	plan_export "$MY_PLAN"
+else
+	job_load
+fi
+METRICS=(iops lat_ns lat_p50_ns lat_p99_ns lat_p999_ns io_errors)
+
+check_settings() {
+	local w
+	# shellcheck disable=SC2086 # lists of words
+	check_configs $CONFIGS
+	# shellcheck disable=SC2086
+	check_states $STATES
+	# shellcheck disable=SC2086
+	check_workloads $WORKLOADS $SOFTIRQ_WORKLOADS
+	check_accel "${ACCEL:-auto}"
+	for w in REPEATS:"${REPEATS:-1}" FIO_RUNTIME:"${FIO_RUNTIME:-1}" GUEST_JOBS:"${GUEST_JOBS:-1}" FIO_IOS:"$FIO_IOS" SEED:"$SEED" RUN_TIMEOUT:"$RUN_TIMEOUT"; do
+		[[ ${w#*:} =~ ^[0-9]+$ ]] || die "${w%%:*}=${w#*:}: expected a number"
+	done
+	[[ ${REPEATS:-1} -ge 1 ]] || die "REPEATS must be at least 1"
+	[[ ${GUEST_JOBS:-1} -ge 1 ]] || die "GUEST_JOBS must be at least 1"
+	[[ $PLUGIN == [01] && $PERF_RECORD == [01] ]] || die "PLUGIN and PERF_RECORD are 0 or 1"
+	[[ -n $WORKLOADS || $FIO_IOS != 0 ]] || die "nothing to measure: WORKLOADS is empty and FIO_IOS=0"
+	[[ -z ${BOOTS:-} || $BOOTS == per-state || $BOOTS == per-config ]] ||
+		die "BOOTS=$BOOTS: valid are auto, per-config, per-state"
+}
+
+# states_of CONFIG: the states a config is measured in (a config without
+# the feature, such as off and off-layout, has one: off).
+states_of() {
+	if has_feature "$1"; then echo "$STATES"; else echo off; fi
+}
+
+# make_plan: the boots, "SEQ CONFIG REPEAT STATE[,STATE...]" a line.
+# per-config: repeat by repeat, configs in order; per-state: every row
+# REPEATS times, shuffled with SEED.
+make_plan() {
+	local cfg state r
+	if [[ $BOOTS == per-config ]]; then
+		for ((r = 1; r <= REPEATS; r++)); do
+			for cfg in $CONFIGS; do
+				printf '%s %d %s\n' "$cfg" "$r" "$(states_of "$cfg" | tr ' ' ,)"
+			done
+		done | awk '{ print NR, $0 }'
+		return
+	fi
+	while read -r cfg state; do
+		for ((r = 1; r <= REPEATS; r++)); do
+			printf '%s %d %s\n' "$cfg" "$r" "$state"
+		done
+	done < <(matrix_rows) |
+		awk -v seed="$SEED" 'BEGIN { srand(seed) } { printf "%.12f %s\n", rand(), $0 }' |
+		sort -k1,1 | cut -d' ' -f2- | awk '{ print NR, $0 }'
+}
+
+# fio_rows PREFIX FILE: the metrics of one fio result (bench/collect/fio-rows.jq).
+fio_rows() {
+	jq -r --arg p "$1" --arg icount "$([[ $ACCEL_USED == tcg-icount ]] && echo 1)" -f "$BENCH_DIR/collect/fio-rows.jq" "$2"
+}
+
+# csv_rows SEQ CONFIG REPEAT STATES RAW STATUS: runs.csv rows of one boot.
+csv_rows() {
+	local seq=$1 cfg=$2 rep=$3 states=$4 raw=$5 status=$6 state w f m ios
+	for state in ${states//,/ }; do
+		while read -r w; do
+			f=$raw/fio-$state-$w
+			if [[ $status == 0 && -s $f ]] && jq -e '.jobs[0].read.total_ios > 0' "$f" >/dev/null 2>&1; then
+				fio_rows "$seq,$cfg,$state,$w,$rep,ok" "$f"
+			else
+				for m in "${METRICS[@]}"; do
+					printf '%s,%s,%s,%s,%s,failed,%s,\n' "$seq" "$cfg" "$state" "$w" "$rep" "$m"
+				done
+			fi
+		done < <(run_workloads "$state")
+		[[ $COUNT_IOS != 0 && $PLUGIN == 1 ]] || continue
+		f=$raw/fio-$state-$COUNTED
+		ios=$(jq -r '.jobs[0].read.total_ios' "$f" 2>/dev/null || echo 0)
+		if [[ $status == 0 && $ios =~ ^[1-9][0-9]*$ && -f $raw/plugin.txt ]]; then
+			hot_func_rows "$seq,$cfg,$state,$COUNTED,$rep,ok" "$raw" "$state" "$ios"
+		else
+			printf '%s,%s,%s,%s,%s,failed,insns_per_call,\n' "$seq" "$cfg" "$state" "$COUNTED" "$rep"
+		fi
+	done
+}
+
+# plugin_args CONFIG RAW: run-guest's -p for the counted functions, with a
+# snapshot whenever the guest enters ksys_sync (bench/guest/bench.sh's marks).
+plugin_args() {
+	local cfg=$1 raw=$2 mark
+	write_plugin_ranges "$cfg" "$raw/ranges.txt"
+	mark=$(plugin_mark "$cfg")
+	printf '%s\n' -p "$PLUGIN_SO,ranges=$raw/ranges.txt,out=$raw/plugin.txt,mark=$mark"
+}
+
+# boot_env STATES REPEAT CONFIG: the guest's environment of one boot,
+# KEY=VALUE a line (run-guest -e; a lab's job carries the same).
+boot_env() {
+	printf '%s\n' "STATES=${1//,/ }" "WORKLOADS=$WORKLOADS" "SOFTIRQ_WORKLOADS=$SOFTIRQ_WORKLOADS" \
+		"FIO_RUNTIME=$FIO_RUNTIME" "FIO_RAMP=$FIO_RAMP" "COUNT_IOS=$COUNT_IOS" \
+		"PERF_RECORD=$([[ $2 == 1 ]] && echo "$PERF_RECORD" || echo 0)" \
+		"BENCH_GATE_ADDR=$(gate_site "$(kernel_build_dir "$3")" || true)" \
+		"BENCH_GATE_BRANCH=$(gate_branch "$(kernel_build_dir "$3")")"
+}
+
+# boot_timeout STATES: seconds a boot of STATES may take.
+boot_timeout() {
+	echo $((RUN_TIMEOUT * $(tr , '\n' <<<"$1" | wc -l)))
+}
+
+# one_boot SEQ CONFIG REPEAT STATES DIR: boot, collect, append rows; 1 if failed.
+one_boot() {
+	local seq=$1 cfg=$2 rep=$3 states=$4 dir=$5 raw status=0 s kv
+	local -a extra=() envs=()
+	raw=$dir/raw/$(printf '%03d' "$seq")-$cfg-r$rep
+	[[ $BOOTS == per-config ]] || raw+=-$states
+	mkdir -p "$raw"
+	[[ $COUNT_IOS == 0 || $PLUGIN == 0 ]] || mapfile -t extra < <(plugin_args "$cfg" "$raw")
+	while IFS= read -r kv; do envs+=(-e "$kv"); done < <(boot_env "$states" "$rep" "$cfg")
+	"$BENCH_DIR/vm/run-guest" -c "$cfg" -a "$ACCEL_USED" -t "$(boot_timeout "$states")" -o "$raw/boot" \
+		"${extra[@]}" -f "$BENCH_DIR/guest/fio" -f "$BENCH_DIR/guest/state.sh" "${envs[@]}" \
+		"$BENCH_DIR/guest/bench.sh" >"$raw/run.log" 2>&1 || status=$?
+	cp "$raw/boot/meta" "$raw/boot-meta"
+	if [[ $status == 0 ]]; then
+		split_blocks "$raw/boot/result.log" "$raw"
+		for s in ${states//,/ }; do
+			[[ -s $raw/perf-data-$s ]] || continue
+			mkdir -p "$dir/annotate"
+			annotate_gate "$raw/perf-data-$s" "$cfg" "$dir/annotate/$cfg-$s.txt"
+		done
+	else
+		log "boot $seq: FAILED: $(sed -n 's/^verdict=//p' "$raw/boot/meta") (console in $raw)"
+		printf '%s %s r%s %s: %s\n' "$seq" "$cfg" "$rep" "$states" \
+			"$(sed -n 's/^verdict=//p' "$raw/boot/meta")" >>"$dir/failures.txt"
+		cp "$raw/boot/console.log" "$raw/console.log"
+	fi
+	rm -rf "${raw:?}/boot" "$raw"/perf-data-* "$raw/run.log"
+	csv_rows "$seq" "$cfg" "$rep" "$states" "$raw" "$status" >"$raw.rows"
+	[[ $status == 0 ]]
+}
+
+# settings: what the job file and the environment make of each setting.
+print_settings() {
+	local k
+	printf 'JOB_FILE=%s\n' "$(job_file_path "${JOB_FILE:-default}")"
+	for k in $JOB_KEYS; do printf '%s=%s\n' "$k" "${!k-auto}"; done
+}
+
+# choose_boots: the accelerator and what follows from it.  Only auto
+# probes, with a boot of the job's config (else the first), so with ACCEL
+# set a lab's controller lists the jobs without any kernel.
+choose_boots() {
+	local probe=${CONFIGS%% *}
+	[[ $MODE != job || " $CONFIGS " != *" ${JOB_ID%%.*} "* ]] || probe=${JOB_ID%%.*}
+	if [[ ${ACCEL:-auto} != auto ]]; then
+		ACCEL_USED=$ACCEL
+	else
+		ACCEL_USED=$("$BENCH_DIR/vm/run-guest" -A -c "$probe" -a auto)
+	fi
+	# Under icount a fio run's numbers are instruction counts: a second
+	# of guest time is ~170000 reads, repeats agree within 0.1%, and
+	# boots at once do not disturb each other.
+	if [[ $ACCEL_USED == tcg-icount ]]; then
+		BOOTS=${BOOTS:-per-config} REPEATS=${REPEATS:-1} COUNT_IOS=$FIO_IOS
+		FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms} GUEST_JOBS=${GUEST_JOBS:-$(nproc)}
+	else
+		BOOTS=${BOOTS:-per-state} COUNT_IOS=0 PERF_RECORD=0
+		FIO_RUNTIME=${FIO_RUNTIME:-2} FIO_RAMP=${FIO_RAMP:-500ms} GUEST_JOBS=${GUEST_JOBS:-1}
+		plan_repeats
+	fi
+	[[ $BOOTS == per-state || ($BOOTS == per-config && $ACCEL_USED == tcg-icount) ]] ||
+		die "BOOTS=$BOOTS: valid are per-state, and per-config under tcg-icount only (a boot's history changes kvm and tcg numbers)"
+	[[ $COUNT_IOS != 0 || -n $WORKLOADS ]] || die "nothing to measure under $ACCEL_USED: WORKLOADS is empty"
+}
+
+# gating_rows: how many gating sampled rows a comparison of two runs of
+# this matrix judges together under kvm/tcg: IOPS per workload of every
+# row, and under kvm the cycles per I/O perf.sh adds per row in make's
+# main job.
+gating_rows() {
+	local cfg state rows=0 k
+	while read -r cfg state; do
+		k=$(run_workloads "$state" | wc -l)
+		rows=$((rows + k))
+		[[ $ACCEL_USED != kvm ]] || rows=$((rows + 1))
+	done < <(matrix_rows)
+	echo "$rows"
+}
+
+# plan_repeats: REPEATS under kvm/tcg.  auto (unset) takes benchstat
+# plan's n; either way the log says what the matrix can show at that n.
+plan_repeats() {
+	local rows plan noise=${PLAN_NOISE:-1} thr=${THRESHOLD:-1} auto=''
+	[[ -n ${REPEATS:-} ]] || auto=' (auto)'
+	[[ $noise =~ ^[0-9]+([.][0-9]+)?$ && $thr =~ ^[0-9]+([.][0-9]+)?$ ]] ||
+		die "PLAN_NOISE=$noise THRESHOLD=$thr: expected numbers (percent)"
+	rows=$(gating_rows)
+	plan=$("$(benchstat_bin)" plan --rows "$rows" --noise "$noise" --threshold "$thr" \
+		${REPEATS:+--repeats "$REPEATS"}) || die "benchstat plan failed"
+	REPEATS_PLAN=$plan
+	REPEATS=${REPEATS:-$(sed -n 's/^n=\([0-9]*\) .*/\1/p' <<<"$plan")}
+	[[ $REPEATS =~ ^[1-9][0-9]*$ ]] || die "benchstat plan said '$plan'"
+	log "bench: REPEATS=$REPEATS$auto under $ACCEL_USED: $(plan_words "$plan")"
+}
+
+# plan_words PLAN: benchstat plan's line for people.
+plan_words() {
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+		END {
+			printf "%s gating rows judged together (Holm), %s%% noise assumed (PLAN_NOISE), threshold %s%%: ", v["rows"], v["noise_pct"], v["threshold_pct"]
+			if (v["reachable"] == "no")
+				printf "UNDERPOWERED: no row can be shown slower at n=%s (n >= %s needed); ", v["n"], v["need"]
+			printf "one row 2%% slower is found with probability %s, 5%% slower %s; an unchanged series passes with %s\n", v["power_2pct"], v["power_5pct"], v["pass_0pct"]
+		}' <<<"$1"
+}
+
+main() {
+	local dir line plan_file
+	local -a boots
+	# what is in effect, checked or not (make reads CONFIGS from it)
+	if [[ $MODE == settings ]]; then
+		print_settings
+		return
+	fi
+	check_settings
+	# shellcheck disable=SC2086 # a list of words
+	[[ $MODE != all ]] || check_built $CONFIGS
+	# shellcheck disable=SC2086
+	[[ $MODE != all || $PLUGIN == 0 ]] || hot_funcs_check $CONFIGS
+	choose_boots
+	plan_file=$(mktemp)
+	make_plan >"$plan_file"
+	if [[ $MODE == list ]]; then
+		plan_jobs "$BOOTS" <"$plan_file"
+		rm -f "$plan_file"
+		return
+	fi
+	if [[ $MODE == job ]]; then
+		line=$(plan_jobs "$BOOTS" <"$plan_file" | awk -v id="$JOB_ID" '$1 == id { $1 = ""; sub(/^ /, ""); print }')
+		[[ -n $line ]] || die "unknown job '$JOB_ID' under $ACCEL_USED (valid: $(plan_jobs "$BOOTS" <"$plan_file" | cut -d' ' -f1 | one_line))"
+		boots=("$line")
+		check_built "$(cut -d' ' -f2 <<<"$line")"
+		[[ $PLUGIN == 0 ]] || hot_funcs_check "$(cut -d' ' -f2 <<<"$line")"
+	else
+		mapfile -t boots <"$plan_file"
+	fi
+	log "bench: accelerator $ACCEL_USED, $BOOTS boots"
+	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED${JOB_ID:+-$JOB_ID}}
+	dir=${PLAN_DIR:-${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID}
+	[[ ! -e $dir ]] || die "$dir exists already"
+	mkdir -p "$dir/raw"
+	mv "$plan_file" "$dir/plan.txt"
+	keep_plan "$dir"
+	start_meta "$dir"
+	if [[ -n $PLAN_DIR ]]; then
+		rmdir "$dir/raw"
+		plan_boot "$dir" "${boots[0]}"
+		return
+	fi
+	[[ $COUNT_IOS == 0 || $PLUGIN == 0 ]] || PLUGIN_SO=$(plugin_so)
+	run_boots "$dir" "${boots[@]}"
+}
+
+# plan_boot DIR PLAN_LINE: --plan-job's description of the job's boot.
+plan_boot() {
+	local dir=$1 seq cfg rep states
+	read -r seq cfg rep states <<<"$2"
+	printf '%s\n' "SEQ=$seq" "CONFIG=$cfg" "REPEAT=$rep" "STATES=$states" "ACCEL=$ACCEL_USED" \
+		"TIMEOUT=$(boot_timeout "$states")" "PLUGIN=$([[ $COUNT_IOS != 0 && $PLUGIN == 1 ]] && echo 1 || echo 0)" \
+		>"$dir/boot.env"
+	boot_env "$states" "$rep" "$cfg" >"$dir/guest.env"
+	printf '%s\n' "$dir"
+}
+
+# keep_plan DIR: the resolved plan into the run, and the run into the
+# list of runs made on this machine (the default RESULTS of make plots,
+# report and disasm).
+keep_plan() {
+	[[ -n $MY_PLAN && ! -e $1/plan.env ]] || return 0
+	cp "$MY_PLAN" "$1/plan.env"
+}
+
+# start_meta DIR: meta.json; a job's piece names its job and the build
+# of its own config only (a lab host may have built no other).
+start_meta() {
+	local dir=$1 all=$CONFIGS
+	[[ $MODE != job ]] || CONFIGS=${JOB_ID%%.*}
+	write_meta "$dir" "$ACCEL_USED" "$BENCH_COMMAND" "REPEATS=$REPEATS" "REPEATS_PLAN=${REPEATS_PLAN:-}" "SEED=$SEED" \
+		"FIO_RUNTIME=$FIO_RUNTIME" "FIO_RAMP=$FIO_RAMP" "WORKLOADS=$WORKLOADS" \
+		"SOFTIRQ_WORKLOADS=$SOFTIRQ_WORKLOADS" "BOOTS=$BOOTS" "FIO_IOS=$COUNT_IOS" "PLUGIN=$PLUGIN" \
+		"JOB_FILE=$(basename "$(job_file_path "${JOB_FILE:-default}")")"
+	CONFIGS=$all
+	[[ $MODE != job ]] || meta_set "$dir" CONFIGS "$CONFIGS"
+	[[ $MODE != job ]] || meta_set "$dir" JOB_ID "$JOB_ID"
+}
+
+# run_boots DIR PLAN_LINE...: boot each, then raw.tar.xz; a whole run
+# also summarises, a job leaves that to bench/lab/merge.sh.
+run_boots() {
+	local dir=$1 n seq cfg rep states failed=0 line
+	shift
+	n=$(wc -l <"$dir/plan.txt")
+	job_plan_start "$dir/job-plan"
+	for line in "$@"; do
+		read -r seq cfg rep states <<<"$line"
+		printf '%s#%s %s\n' "$(boot_key "$cfg" "$states")" "$seq" "$(boot_estimate "$cfg" "$states")"
+	done >"$dir/boots-plan"
+	if [[ -s $JOB_PLAN ]]; then
+		job_plan_replace bench <"$dir/boots-plan"
+	else
+		cp "$dir/boots-plan" "$JOB_PLAN"
+	fi
+	rm -f "$dir/boots-plan"
+	log "bench: $# of $n boots under $ACCEL_USED into $dir"
+	prepare_boots "$@"
+	for line in "$@"; do
+		read -r seq cfg rep states <<<"$line"
+		# At most GUEST_JOBS boots at once; a step starts with its boot.
+		while (($(jobs -rp | wc -l) >= GUEST_JOBS)); do
+			wait -n || failed=$((failed + 1))
+		done
+		job_step "$(boot_key "$cfg" "$states")#$seq" "bench $cfg/${states//,/ } (boot $seq/$n, repeat $rep/$REPEATS)"
+		one_boot "$seq" "$cfg" "$rep" "$states" "$dir" &
+	done
+	while (($(jobs -rp | wc -l) > 0)); do
+		wait -n || failed=$((failed + 1))
+	done
+	job_step_end
+	# Rows in plan order, whichever boot finished first.
+	{
+		printf 'seq,config,state,workload,repeat,status,metric,value\n'
+		for line in "$@"; do
+			cat "$dir/raw/$(printf '%03d' "${line%% *}")"-*.rows
+		done
+	} >"$dir/runs.csv"
+	rm -f "$dir"/raw/*.rows
+	tar -C "$dir" -cJf "$dir/raw.tar.xz" raw
+	rm -rf "$dir/raw"
+	[[ $JOB_PLAN != "$dir/job-plan" ]] || rm -f "$JOB_PLAN"*
+	if [[ $MODE == all ]]; then
+		summarise "$dir"
+		# The code beside the counts: each config against the baseline's.
+		# shellcheck disable=SC2086 # a list of words
+		static_answer "$dir" "${BASELINE%% *}" $CONFIGS
+		log "bench: $dir/summary.csv"
+	fi
+	printf '%s\n' "$dir"
+	((failed == 0)) || die "$failed of $# boots failed (see $dir/failures.txt); their rows are marked failed"
+}
+
+# prepare_boots PLAN_LINE...: what boots would otherwise make at once
+# (the guest images, the gate's address tool), made once beforehand.
+prepare_boots() {
+	local cfg
+	"$BENCH_DIR/vm/image.sh" base >/dev/null
+	for cfg in $(printf '%s\n' "$@" | cut -d' ' -f2 | sort -u); do
+		"$BENCH_DIR/vm/image.sh" modules "$cfg" >/dev/null
+		gate_site "$(kernel_build_dir "$cfg")" >/dev/null || true
+	done
+}
+
+# boot_estimate CONFIG STATES: seconds, from the last boot like it or a
+# rough default (10 s to boot, about 12 s per guest second of fio under TCG).
+boot_estimate() {
+	local cfg=$1 states=$2 key
+	key=$(boot_key "$cfg" "$states")
+	step_estimate "$key" "$(awk -v n="$(tr , '\n' <<<"$states" | wc -l)" -v w="$(wc -w <<<"$WORKLOADS")" \
+		-v rt="$FIO_RUNTIME" -v j="$GUEST_JOBS" 'BEGIN { printf "%d", (10 + n * (w * (rt + 0.5) * 12 + 8)) / j }')"
+}
+
+boot_key() {
+	printf 'boot:%s:%s:%s:%s:%s:%s:x%s\n' "$1" "$2" "${WORKLOADS// /+}" "$FIO_RUNTIME" "$FIO_RAMP" "$COUNT_IOS" "$GUEST_JOBS"
+}
+
+main "$@"

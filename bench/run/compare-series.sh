@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Series against series (or tree against tree): build CONFIGS from each
+# side, measure the same reduced matrix on each under tcg-icount, and gate
+# on bench/stats/compare.sh's regression table.
+#
+#   compare-series.sh [-h]
+# Settings (environment):
+#   BASE_SERIES NEW_SERIES   a directory with a series file, or none
+#                            (default: SERIES, else patches/)
+#   BASE_KSRC NEW_KSRC       the source of each side (default: KSRC, else
+#                            Debian's linux-source-6.12)
+#   CONFIGS=on  STATES="key-off key-on-other rules-1 rules-1000"
+#                            (the paths of the design: key off, key on with
+#                            no rule on the target disk, one rule and many
+#                            on it, each visited by every I/O)
+#   WORKLOADS=randread-qd1
+#   FIO_RUNTIME=1 FIO_RAMP=200ms FIO_IOS=20000 HOT_FUNCS THRESHOLD=1
+#   RESULTS_ROOT=results  RUN_ID=<date>-compare-series
+# Output: RESULTS_ROOT/RUN_ID/{base,new}/, a run of bench.sh each, and the
+# table on stdout.  Exit status as bench/stats/compare.sh, only ever 0, 1 or 2:
+# 0 no regression, 1 a primary metric worse than THRESHOLD percent (any
+# exact count of a HOT_FUNCS function included), 2 broken input or no
+# verdict.  `make compare-series` runs this, but make reports any failure
+# as 2: gate on this script.
+set -eEuo pipefail
+shopt -s inherit_errexit
+# Whatever fails unforeseen is exit 2, never a status of its own.
+trap 'exit 2' ERR
+
+# On its own it resolves its settings first (bench/plan/run: exit 2 on bad
+# input, before a results directory is made or a tree extracted).
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/../lib/plan.sh"
+if ! plan_for compare-series && [[ $# == 0 ]]; then
+	exec "$(dirname "$0")/../plan/run" compare-series -- "$0"
+fi
+
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
+
+case ${1:-} in
+-h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
+'') ;;
+*) DIE_STATUS=2 die "unknown argument '$1' (compare-series.sh takes settings from the environment; see -h)" ;;
+esac
+
+export CONFIGS=${CONFIGS:-on} STATES=${STATES:-key-off key-on-other rules-1 rules-1000}
+export WORKLOADS=${WORKLOADS:-randread-qd1} FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms}
+export FIO_IOS=${FIO_IOS:-20000} SOFTIRQ_WORKLOADS='' REPEATS=1 BOOTS=per-config
+export ACCEL=tcg-icount PERF_RECORD=0 PLUGIN=1
+# shellcheck disable=SC2086 # a list of words
+BASELINE=${BASELINE:-${CONFIGS%% *} ${STATES%% *}}
+export BASELINE
+
+# side NAME KSRC SERIES: build and measure one side into $OUT/NAME.
+side() {
+	local name=$1
+	# shellcheck disable=SC2086 # a list of words
+	KSRC=$2 SERIES=$3 "$BENCH_DIR/kernel/build.sh" build $CONFIGS >&2
+	KSRC=$2 SERIES=$3 RESULTS_ROOT=$OUT RUN_ID=$name "$BENCH_DIR/run/bench.sh" >/dev/null
+}
+
+main() {
+	local base_ksrc=${BASE_KSRC:-${KSRC:-}} new_ksrc=${NEW_KSRC:-${KSRC:-}}
+	local base_series=${BASE_SERIES:-${SERIES:-}} new_series=${NEW_SERIES:-${SERIES:-}} status=0 s
+	# Both sides' names first: a typo on NEW must not cost BASE's boots.
+	for s in "$base_ksrc|$base_series" "$new_ksrc|$new_series"; do
+		(KSRC=${s%%|*} SERIES=${s#*|} DIE_STATUS=2 resolve_variant) || exit 2
+	done
+	# shellcheck disable=SC2086 # a list of words
+	(DIE_STATUS=2 check_configs $CONFIGS && DIE_STATUS=2 check_states $STATES) || exit 2
+	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-compare-series}
+	OUT=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
+	[[ ! -e $OUT ]] || DIE_STATUS=2 die "$OUT exists already"
+	mkdir -p "$OUT"
+	log "compare-series: base KSRC=${base_ksrc:-default} SERIES=${base_series:-patches}"
+	side base "$base_ksrc" "$base_series" || DIE_STATUS=2 die "measuring the base failed (see $OUT/base)"
+	log "compare-series: new KSRC=${new_ksrc:-default} SERIES=${new_series:-patches}"
+	side new "$new_ksrc" "$new_series" || DIE_STATUS=2 die "measuring the new side failed (see $OUT/new)"
+	"$BENCH_DIR/stats/compare.sh" "$OUT/base" "$OUT/new" || status=$?
+	printf 'compare-series: %s (exit %d)\n' \
+		"$(case $status in 0) echo no regression ;; 1) echo REGRESSION ;; *) echo broken input ;; esac)" "$status"
+	exit "$status"
+}
+
+main "$@"

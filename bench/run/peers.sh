@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Error injection next to its peers on the same null_blk disk, in the peers
+# config: overhead (bench.sh and perf.sh with the peer states, compared with
+# error injection idle) and a capability table made of guest test results.
+# The peers: fail_make_request, dm targets, and a BPF program overriding
+# should_fail_bio() (bench/guest/bpf), which the plugin counts too.
+#
+# Settings: REPEATS (default 3), ACCEL, FIO_RUNTIME, FIO_RAMP as for bench.sh;
+# RESULTS_DIR to only add the capability table, plots and report to an
+# earlier peers run.
+set -euo pipefail
+shopt -s inherit_errexit
+
+# should_fail_bio: where fail_make_request and the BPF program act (set
+# before results.sh, which gives HOT_FUNCS its default).
+export HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject should_fail_bio}
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
+# shellcheck source=bench/lib/results.sh
+. "$BENCH_DIR/lib/results.sh"
+
+case ${1:-} in
+-h | --help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
+'') ;;
+*) die "unknown argument '$1' (peers.sh takes settings from the environment; see peers.sh -h)" ;;
+esac
+export CONFIGS=peers
+export STATES="ei-idle key-on-other ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust bpf-detached bpf-idle bpf-rule"
+export BASELINE="peers ei-idle"
+export SOFTIRQ_WORKLOADS=""
+export REPEATS=${REPEATS:-3}
+export RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-peers}
+
+run_capabilities() {
+	local dir=$1
+	log "peers: capability tests in one peers boot"
+	"$BENCH_DIR/vm/run-guest" -c peers -a "$(meta_get "$dir" ACCEL)" \
+		-o "$CACHE/runs/peers-capability" "$BENCH_DIR/guest/peers-capability.sh" ||
+		die "capability tests failed (see $CACHE/runs/peers-capability/console.log)"
+	# report.sh turns this into the capability table.
+	grep '|' "$CACHE/runs/peers-capability/result.log" >"$dir/capability.txt"
+	log "peers: $dir/capability.txt"
+}
+
+main() {
+	local dir=${RESULTS_DIR:-}
+	# RESULTS_DIR: finish an earlier peers run (capabilities, plots, report).
+	if [[ -z $dir ]]; then
+		dir=$("$BENCH_DIR/run/bench.sh")
+		# Under tcg-icount bench.sh counted in its own boots.
+		[[ $(meta_get "$dir" ACCEL) == tcg-icount ]] ||
+			RESULTS_DIR=$dir "$REPO_DIR/bench/run/perf.sh"
+	fi
+	[[ -f $dir/summary.csv ]] || die "$dir has no summary.csv"
+	run_capabilities "$dir"
+	"$REPO_DIR/plots/make-plots.sh" "$dir"
+	"$BENCH_DIR/report/report.sh" "$dir"
+	log "peers: done, see $dir/report.md"
+}
+
+main "$@"

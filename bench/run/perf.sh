@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# The cost of submit_bio_noacct_nocheck per config and state.
+#
+#   perf.sh [-h]
+#
+# Where the accelerator is tcg-icount (ACCEL=tcg-icount, or auto without
+# KVM), this is bench/run/bench.sh without timed workloads: one boot per
+# config counts every state with the insncount plugin and records perf
+# for "perf annotate" (bench.sh -h).  With ACCEL=kvm or tcg:
+# every config x state of the matrix boots under tcg-icount with the insncount
+# plugin counting the instructions executed inside submit_bio_noacct_nocheck
+# (and __blk_error_inject, blk_mq_submit_bio) and their calls, while the guest
+# runs a fixed-count fio job under "perf stat" and then "perf record".  The
+# perf.data comes back to the host for "perf annotate" of the gate.  Under
+# icount guest time counts instructions, so a rerun must give identical
+# numbers: PERF_REPEATS (default 2) runs each row that many times.
+# With KVM available (ACCEL=kvm or auto), runs under KVM add cycles_per_io
+# and instructions_per_io from the vPMU, as workload count-randread-qd1-kvm
+# (its time is not icount's): REPEATS runs per row, the results
+# directory's own (bench.sh's n, so the gating cycles rows are as powered
+# as its IOPS rows), else REPEATS from the environment, else 5.
+#
+# Settings: CONFIGS, STATES (as for bench.sh), PERF_REPEATS=2,
+# FIO_IOS=20000, RESULTS_DIR (add to an existing results directory instead
+# of making results/<date>-perf).  Exit status 1 when any run failed, after
+# writing everything.
+set -euo pipefail
+shopt -s inherit_errexit
+
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
+
+case ${1:-} in
+-h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
+'') ;;
+*) die "unknown argument '$1' (perf.sh takes settings from the environment; see perf.sh -h)" ;;
+esac
+[[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
+# shellcheck source=bench/lib/results.sh
+. "$BENCH_DIR/lib/results.sh"
+
+PERF_REPEATS=${PERF_REPEATS:-2}
+FIO_IOS=${FIO_IOS:-20000}
+RUN_TIMEOUT=${RUN_TIMEOUT:-900}
+WORKLOAD=count-randread-qd1
+
+# plugin_field FILE FUNC FIELD: a field ("entries", "insns") of the plugin output.
+plugin_field() {
+	awk -v f="$2" -v k="$3" '$1 == f { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) print kv[2] } }' "$1"
+}
+
+# perf_stat_value FILE EVENT: the count of an event in perf stat -x, output.
+perf_stat_value() {
+	awk -F, -v e="$2" '$3 == e || $3 ~ "^" e ":" { print $1; exit }' "$1"
+}
+
+# csv_rows SEQ CONFIG STATE REPEAT DIR ACCEL: runs.csv rows of one run.
+csv_rows() {
+	local seq=$1 cfg=$2 state=$3 rep=$4 dir=$5 accel=$6 p ios calls insns f m v tc
+	p="$seq,$cfg,$state,$WORKLOAD$([[ $accel != kvm ]] || echo -kvm),$rep"
+	ios=$(jq -r '.jobs[0].read.total_ios' "$dir/fio-$WORKLOAD" 2>/dev/null || echo 0)
+	if [[ ! $ios =~ ^[1-9][0-9]*$ ]]; then
+		for m in insns_per_call calls_per_io task_clock_ns_per_io; do
+			printf '%s,failed,%s,\n' "$p" "$m"
+		done
+		return
+	fi
+	if [[ $accel == tcg-icount && -f $dir/plugin.txt ]]; then
+		for f in "${HOT_FUNC_LIST[@]}"; do
+			calls=$(plugin_field "$dir/plugin.txt" "$f" entries)
+			insns=$(plugin_field "$dir/plugin.txt" "$f" insns)
+			[[ -n $calls && $calls != 0 ]] || continue
+			printf '%s,ok,%s,%s\n' "$p" "$(plugin_metric "$f")" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
+			# The guest runs the fio job twice: under perf stat and perf record.
+			[[ $f != submit_bio_noacct_nocheck ]] ||
+				printf '%s,ok,calls_per_io,%s\n' "$p" "$(awk -v a="$calls" -v b="$ios" 'BEGIN { printf "%.4f", a / (2 * b) }')"
+		done
+	fi
+	tc=$(perf_stat_value "$dir/perf-stat" task-clock)
+	[[ -z $tc ]] || printf '%s,ok,task_clock_ns_per_io,%s\n' "$p" \
+		"$(awk -v a="$tc" -v b="$ios" 'BEGIN { printf "%.2f", a * 1e6 / b }')"
+	for m in cycles instructions; do
+		v=$(perf_stat_value "$dir/perf-stat" "$m")
+		[[ $v =~ ^[0-9]+$ ]] || continue
+		printf '%s,ok,%s_per_io,%s\n' "$p" "$m" "$(awk -v a="$v" -v b="$ios" 'BEGIN { printf "%.2f", a / b }')"
+	done
+	v=$(awk '$NF == "submit_bio_noacct_nocheck" { sub("%", "", $1); print $1; exit }' "$dir/perf-report")
+	[[ -z $v ]] || printf '%s,ok,perf_share_pct,%s\n' "$p" "$v"
+}
+
+# one_run SEQ CONFIG STATE REPEAT ACCEL DIR: boot, collect, append rows;
+# 1 if the boot failed.
+one_run() {
+	local seq=$1 cfg=$2 state=$3 rep=$4 accel=$5 dir=$6 raw status=0 plugin_args=()
+	raw=$dir/raw/perf-$(printf '%03d' "$seq")-$cfg-$state-$accel-r$rep
+	mkdir -p "$raw"
+	if [[ $accel == tcg-icount ]]; then
+		write_plugin_ranges "$cfg" "$raw/ranges.txt"
+		plugin_args=(-p "$(plugin_so),ranges=$raw/ranges.txt,out=$raw/plugin.txt")
+	fi
+	"$BENCH_DIR/vm/run-guest" -c "$cfg" -a "$accel" -t "$RUN_TIMEOUT" -o "$raw/boot" \
+		"${plugin_args[@]}" -f "$BENCH_DIR/guest/fio" -f "$BENCH_DIR/guest/state.sh" \
+		-e "STATE=$state" -e "FIO_IOS=$FIO_IOS" \
+		"$REPO_DIR/bench/guest/perf.sh" >"$raw/run.log" 2>&1 || status=$?
+	cp "$raw/boot/meta" "$raw/boot-meta"
+	if [[ $status != 0 ]]; then
+		log "perf: FAILED: $(sed -n 's/^verdict=//p' "$raw/boot/meta") (console in $raw)"
+		cp "$raw/boot/console.log" "$raw/console.log"
+		printf '%s %s %s %s r%s: %s\n' "$seq" "$cfg" "$state" "$accel" "$rep" \
+			"$(sed -n 's/^verdict=//p' "$raw/boot/meta")" >>"$dir/failures.txt"
+	else
+		split_blocks "$raw/boot/result.log" "$raw"
+		if [[ $rep == 1 && $accel == tcg-icount ]]; then
+			mkdir -p "$dir/annotate"
+			annotate_gate "$raw/perf-data" "$cfg" "$dir/annotate/$cfg-$state.txt"
+		fi
+	fi
+	rm -rf "${raw:?}/boot" "$raw/perf-data" "$raw/run.log"
+	csv_rows "$seq" "$cfg" "$state" "$rep" "$raw" "$accel" >>"$dir/runs.csv"
+	[[ $status == 0 ]]
+}
+
+main() {
+	local accel dir rows=() row cfg state rep k=0 n seq failed=0 kvm_repeats
+	# shellcheck disable=SC2086 # lists of words
+	check_configs $CONFIGS
+	# shellcheck disable=SC2086
+	check_states $STATES
+	check_accel "${ACCEL:-auto}"
+	[[ $PERF_REPEATS =~ ^[1-9][0-9]*$ && $FIO_IOS =~ ^[1-9][0-9]*$ ]] ||
+		die "PERF_REPEATS=$PERF_REPEATS FIO_IOS=$FIO_IOS: expected numbers >= 1"
+	accel=$("$BENCH_DIR/vm/run-guest" -A -c "${CONFIGS%% *}" -a "${ACCEL:-auto}")
+	if [[ $accel == tcg-icount ]]; then
+		[[ -z ${RESULTS_DIR:-} ]] || die "under tcg-icount bench.sh already counted in its own boots; RESULTS_DIR is for kvm and tcg"
+		log "perf: tcg-icount: counts and perf record in one boot per config (bench.sh without timed workloads)"
+		WORKLOADS='' SOFTIRQ_WORKLOADS='' CONFIGS=$CONFIGS REPEATS=$PERF_REPEATS \
+			RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-perf} exec "$BENCH_DIR/run/bench.sh"
+	fi
+	if [[ -n ${RESULTS_DIR:-} ]]; then
+		dir=$RESULTS_DIR
+		[[ -f $dir/runs.csv ]] || die "$dir/runs.csv missing"
+		seq=$(tail -n +2 "$dir/runs.csv" | cut -d, -f1 | sort -n | tail -1)
+	else
+		RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-perf}
+		dir=$REPO_DIR/results/$RUN_ID
+		[[ ! -e $dir ]] || die "$dir exists already"
+		mkdir -p "$dir/raw"
+		write_meta "$dir" tcg-icount "$BENCH_COMMAND"
+		printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$dir/runs.csv"
+		seq=0
+	fi
+	kvm_repeats=$(meta_get "$dir" REPEATS)
+	[[ $kvm_repeats =~ ^[1-9][0-9]*$ ]] || kvm_repeats=${REPEATS:-5}
+	[[ $kvm_repeats =~ ^[1-9][0-9]*$ ]] || die "REPEATS=$kvm_repeats: expected a number >= 1"
+	meta_set "$dir" PERF_REPEATS "$PERF_REPEATS"
+	meta_set "$dir" FIO_IOS "$FIO_IOS"
+	meta_set "$dir" PERF_ACCELS "tcg-icount$([[ $accel == kvm ]] && echo ' kvm')"
+	mapfile -t rows < <(matrix_rows)
+	n=$((${#rows[@]} * PERF_REPEATS))
+	[[ $accel != kvm ]] || n=$((n + ${#rows[@]} * kvm_repeats))
+	[[ $accel == kvm ]] || log "perf: no KVM here, so no PMU: cycles are not measured (instruction counts come from the TCG plugin)"
+	job_plan_start "$dir/job-plan"
+	{
+		for ((rep = 1; rep <= PERF_REPEATS; rep++)); do
+			for row in "${rows[@]}"; do
+				printf 'perf:%s:tcg-icount#%d-%d %s\n' "${row// /:}" "$rep" "$k" 40
+				k=$((k + 1))
+			done
+		done
+		if [[ $accel == kvm ]]; then
+			for ((rep = 1; rep <= kvm_repeats; rep++)); do
+				for row in "${rows[@]}"; do printf 'perf:%s:kvm#%d %s\n' "${row// /:}" "$k" 20; k=$((k + 1)); done
+			done
+		fi
+	} >"$dir/perf-plan"
+	if [[ -s $JOB_PLAN ]]; then job_plan_replace perf <"$dir/perf-plan"; else cp "$dir/perf-plan" "$JOB_PLAN"; fi
+	rm -f "$dir/perf-plan"
+	k=0
+	for ((rep = 1; rep <= PERF_REPEATS; rep++)); do
+		for row in "${rows[@]}"; do
+			read -r cfg state <<<"$row"
+			seq=$((seq + 1))
+			job_step "perf:${row// /:}:tcg-icount#$rep-$k" "perf $cfg/$state tcg-icount (run $((k + 1))/$n, repeat $rep/$PERF_REPEATS)"
+			k=$((k + 1))
+			one_run "$seq" "$cfg" "$state" "$rep" tcg-icount "$dir" || failed=$((failed + 1))
+		done
+	done
+	if [[ $accel == kvm ]]; then
+		for ((rep = 1; rep <= kvm_repeats; rep++)); do
+			for row in "${rows[@]}"; do
+				read -r cfg state <<<"$row"
+				seq=$((seq + 1))
+				job_step "perf:${row// /:}:kvm#$k" "perf $cfg/$state kvm, cycles from the vPMU (run $((k + 1))/$n, repeat $rep/$kvm_repeats)"
+				k=$((k + 1))
+				one_run "$seq" "$cfg" "$state" "$rep" kvm "$dir" || failed=$((failed + 1))
+			done
+		done
+	fi
+	job_step_end
+	[[ $JOB_PLAN != "$dir/job-plan" ]] || rm -f "$JOB_PLAN"*
+	# The raw outputs, archived by the tool (bench.sh's own are raw.tar.xz).
+	tar -C "$dir" -cJf "$dir/$([[ -e $dir/raw.tar.xz ]] && echo raw-perf || echo raw).tar.xz" raw
+	rm -rf "$dir/raw"
+	summarise "$dir"
+	log "perf: $dir"
+	grep -E "^[^,]+,[^,]+,$WORKLOAD,(insns_per_call|blk_error_inject_insns_per_call)," "$dir/summary.csv" |
+		cut -d, -f1,2,4,8,21,22 | column -s, -t >&2 || true
+	((failed == 0)) || die "$failed of $n perf runs failed (see $dir/failures.txt); their rows are marked failed"
+}
+
+main "$@"

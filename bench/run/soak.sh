@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Boot one config many times, a few at a time, and count boots whose
+# console has any kernel report: the check that a boot-time flake is gone.
+#
+#   soak.sh [-c CONFIG] [-n BOOTS] [-j PARALLEL] [-a ACCEL]
+#
+# Defaults: -c debug -n 30 -j 2 -a auto (the accelerator make test uses).  Every boot runs a trivial script
+# that prints the guest CPU's paging flags; the verdict of each boot is the
+# runner's (bench/vm/run-guest).  Exit status 0 when every boot was clean.
+set -euo pipefail
+shopt -s inherit_errexit
+
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
+
+usage() {
+	sed -n '2,9s/^# \{0,1\}//p' "$0"
+}
+
+# boot_once CONFIG ACCEL OUTDIR: one boot; its status lands in OUTDIR/meta.
+boot_once() {
+	local cfg=$1 accel=$2 out=$3 script
+	script=$(mktemp)
+	printf '%s\n' 'grep -m1 -o -w -e la57 /proc/cpuinfo || echo "no la57"' \
+		'cut -d" " -f1 /proc/uptime' >"$script"
+	"$BENCH_DIR/vm/run-guest" -c "$cfg" -a "$accel" -t 600 -o "$out" "$script" \
+		>/dev/null 2>&1 || true
+	rm -f "$script"
+}
+
+main() {
+	local cfg=debug n=30 par=2 accel=auto opt dir i k verdict bad=0 first_bad=''
+	while getopts 'c:n:j:a:h' opt; do
+		case $opt in
+		c) cfg=$OPTARG ;;
+		n) n=$OPTARG ;;
+		j) par=$OPTARG ;;
+		a) accel=$OPTARG ;;
+		h) usage; return 0 ;;
+		*) usage >&2; return 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[[ $# -eq 0 ]] || { usage >&2; return 2; }
+	[[ $n =~ ^[1-9][0-9]*$ && $par =~ ^[1-9][0-9]*$ ]] || die "-n and -j take positive integers"
+	config_fragment "$cfg" >/dev/null
+	dir=$CACHE/boot-soak/$cfg-$(date -u +%Y%m%d-%H%M%S)
+	mkdir -p "$dir"
+	# Build the images once, before parallel boots could race to.
+	"$BENCH_DIR/vm/image.sh" base >/dev/null
+	"$BENCH_DIR/vm/image.sh" modules "$cfg" >/dev/null
+	log "boot-soak: $n boots of $cfg under $accel, $par at a time, into $dir"
+	for ((i = 1; i <= n; i += par)); do
+		for ((k = i; k < i + par && k <= n; k++)); do
+			boot_once "$cfg" "$accel" "$dir/$k" &
+		done
+		wait
+		for ((k = i; k < i + par && k <= n; k++)); do
+			verdict=$(sed -n 's/^verdict=//p' "$dir/$k/meta" 2>/dev/null || true)
+			printf 'boot %3d  %-8s %s\n' "$k" "$(head -1 "$dir/$k/result.log" 2>/dev/null || true)" \
+				"${verdict:-no verdict (runner did not finish)}"
+			if [[ $verdict != ok ]]; then
+				bad=$((bad + 1))
+				[[ -n $first_bad ]] || first_bad=$k
+			fi
+		done
+		log "boot-soak: $((k - 1))/$n booted, $bad with a problem"
+	done
+	printf '%s: %d boots of %s under %s, %d at a time: %d clean, %d with a problem\n' \
+		"boot-soak" "$n" "$cfg" "$accel" "$par" $((n - bad)) "$bad"
+	if [[ $bad -gt 0 ]]; then
+		printf 'first problem: boot %s, console in %s/%s/console.log\n' "$first_bad" "$dir" "$first_bad"
+		return 1
+	fi
+}
+
+main "$@"

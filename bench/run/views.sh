@@ -1,0 +1,481 @@
+#!/usr/bin/env bash
+# The hot path's other views (issue 15), each over configs x states with the
+# project's statistics, into one results directory:
+#
+#   bench/run/views.sh VIEW...      (VIEW: mq polled latency switch errcost footprint
+#                                layout, or all)
+#
+#   mq         2 vCPUs, null_blk submit_queues=2, one fio job per CPU (qd1
+#              pvsync2, qd32 io_uring); states key-off, key-on-other, rules-1,
+#              rule-churn (a loop adding and removing a rule on nullb1 while
+#              fio runs on nullb0)
+#   polled     1 vCPU, null_blk poll_queues=1: pvsync2 hipri qd1 and io_uring
+#              hipri + fixed buffers + registered files qd128 (t/io_uring's way),
+#              POLL_TAGS tags per queue (default 128, the deepest workload's
+#              depth: with fewer, io_uring's non-blocking issue finds no free
+#              tag and retries from io-wq, iowq_punts_per_io > 0)
+#   latency    the main benchmark's randread-qd1/qd32 with clat percentiles
+#   switch     guest time of the writes that enable and disable the static
+#              key (clockio around write(2)), on 1 and 2 vCPUs
+#   errcost    guest time per 4 KiB read with no rule and with a rule that
+#              fails every read (bio_endio from the submit path)
+#   footprint  per config: size of submit_bio_noacct_nocheck and of the
+#              kernel text, jump-label sites of the key, and which 64-byte
+#              lines of submit_bio_noacct_nocheck the idle path executes
+#   layout     the layout noise floor: off and off-layout (off with every
+#              function 64-byte aligned: the same code laid out differently)
+#              on the latency view's workloads, whatever CONFIGS is; rows
+#              named layout-WORKLOAD.  Their difference is the floor under
+#              which a hardware-time change between two builds means nothing
+#              (the report prints it beside every guest-time verdict)
+#
+# Every fio run records iops, lat_ns and the clat percentiles lat_p50_ns,
+# lat_p99_ns, lat_p999_ns; under tcg-icount also insns_per_io (1e9 / IOPS,
+# guest instructions of all CPUs per I/O) and, from the insncount plugin
+# between marks around each fio run, insns_per_call and calls_per_io of
+# submit_bio_noacct_nocheck and iowq_punts_per_io (io_uring requests retried
+# from an io-wq worker, each one more submit_bio), per read nullb0 completed
+# in that run (ramp_time included, as in the plugin's counts), from which the
+# report computes the gate's share of each workload's instructions.
+#
+# Settings (environment):
+#   CONFIGS="off on"         any built configs (the first is the baseline,
+#                            run in state "off"; use its name as in build/)
+#   REPEATS                  boots per row; default 1 under tcg-icount
+#                            (deterministic), else 5
+#   VIEW_STATES    only these of each view's states (default: all of them)
+#   FIO_RUNTIME=1 FIO_RAMP=200ms   per workload, in fio's time units (200ms;
+#                  a bare number is whole seconds: 0.2 is refused)
+#   SWITCH_CYCLES=5  ERRCOST_IOS=20000  FIO_IOS=20000 (footprint)  POLL_TAGS=128
+#   ACCEL=auto|kvm|tcg|tcg-icount  SEED=1  RUN_TIMEOUT=900
+#   GUEST_JOBS     boots at once, as for bench.sh: the host's cores under
+#                  tcg-icount (its results do not depend on it), else 1
+#   RESULTS_DIR    add to this directory (runs.csv appended, summary redone;
+#                  a view run again replaces its earlier rows)
+#   RUN_ID         else results/RUN_ID (default <date>-<accel>-views: not
+#                  *-tcg-icount, which names the main runs)
+# Output: runs.csv, summary.csv/json, meta.json, footprint/ (objdump by
+# cache line, sizes), raw/ (fio JSON, plugin counts, guest output per boot).
+# The results directory is printed on stdout at the end.
+set -euo pipefail
+shopt -s inherit_errexit
+
+# On its own it resolves its settings first, as make views does (the
+# same configs either way; exit 2 on bad input, before any boot).
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/../lib/plan.sh"
+if ! plan_for views && [[ $# -gt 0 && $1 != -* ]]; then
+	exec "$(dirname "$0")/../plan/run" views VIEWS="$*" -- "$0" "$@"
+fi
+
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
+
+VIEWS_ALL="mq polled latency switch errcost footprint layout"
+LAYOUT_CONFIGS="off off-layout"
+[[ -z ${VIEW_CONFIGS:-} ]] || die "VIEW_CONFIGS is now CONFIGS (one name for the configs everywhere)"
+CONFIGS=${CONFIGS:-off on}
+STATES="key-off key-on-other rules-1 rule-churn fail-all"
+BASELINE=${BASELINE:-"${CONFIGS%% *} off"}
+export CONFIGS STATES BASELINE
+# shellcheck source=bench/lib/results.sh
+. "$BENCH_DIR/lib/results.sh"
+
+FIO_RUNTIME=${FIO_RUNTIME:-1}
+FIO_RAMP=${FIO_RAMP:-200ms}
+SWITCH_CYCLES=${SWITCH_CYCLES:-5}
+ERRCOST_IOS=${ERRCOST_IOS:-20000}
+FIO_IOS=${FIO_IOS:-20000}
+SEED=${SEED:-1}
+RUN_TIMEOUT=${RUN_TIMEOUT:-900}
+[[ -z ${VIEW_JOBS:-} ]] || die "VIEW_JOBS is now GUEST_JOBS (one name with bench.sh)"
+POLL_TAGS=${POLL_TAGS:-128}
+[[ $POLL_TAGS =~ ^[1-9][0-9]*$ ]] || die "POLL_TAGS=$POLL_TAGS: expected a number of tags (null_blk hw_queue_depth)"
+GATE_FUNC=submit_bio_noacct_nocheck
+# io_uring's worker entry: a request whose non-blocking issue failed (e.g.
+# no free tag) is issued again from an io-wq worker
+IOWQ_FUNC=io_wq_submit_work
+
+usage() {
+	die "usage: bench/run/views.sh VIEW... (views: $VIEWS_ALL, or all)"
+}
+
+view_states() {
+	local s
+	for s in $(view_states_all "$1"); do
+		[[ -z ${VIEW_STATES:-} || " $VIEW_STATES " == *" $s "* ]] && printf '%s ' "$s"
+	done
+	echo
+}
+
+view_states_all() {
+	case $1 in
+	mq) echo "key-off key-on-other rules-1 rule-churn" ;;
+	polled | latency) echo "key-off key-on-other rules-1" ;;
+	layout) echo "off" ;;
+	switch) echo "key-off" ;;
+	errcost) echo "key-off fail-all" ;;
+	footprint) echo "key-off" ;;
+	esac
+}
+
+view_workloads() {
+	case $1 in
+	mq) echo "mq-randread-qd1 mq-randread-qd32" ;;
+	polled) echo "poll-randread-qd1 poll-randread-qd128" ;;
+	latency | layout) echo "randread-qd1 randread-qd32" ;;
+	switch) echo "switch-1cpu switch-2cpu" ;;
+	errcost) echo "pread-qd1" ;;
+	footprint) echo "count-randread-qd1" ;;
+	esac
+}
+
+# row_workload VIEW WORKLOAD: the workload's name in runs.csv (the layout
+# view's off rows must not pool with the latency view's)
+row_workload() {
+	case $1 in layout) echo "layout-$2" ;; *) echo "$2" ;; esac
+}
+
+# guest_script VIEW: the layout view runs the latency view's guest script
+guest_script() {
+	case $1 in layout) echo "$BENCH_DIR/guest/view-latency.sh" ;; *) echo "$BENCH_DIR/guest/view-$1.sh" ;; esac
+}
+
+view_cpus() {
+	case $1 in mq) echo 2 ;; *) echo 1 ;; esac
+}
+
+# Boots of one view: "config state cpus" lines.  A config without the
+# feature runs once, in state "off" (the baseline state); the switch view
+# has nothing to measure there.
+view_boots() {
+	local view=$1 cfg state
+	if [[ $view == layout ]]; then
+		for cfg in $LAYOUT_CONFIGS; do printf '%s off 1\n' "$cfg"; done
+		return
+	fi
+	for cfg in $CONFIGS; do
+		if ! has_feature "$cfg"; then
+			[[ $view == switch ]] || printf '%s off %s\n' "$cfg" "$(view_cpus "$view")"
+			continue
+		fi
+		if [[ $view == switch ]]; then
+			printf '%s key-off 1\n%s key-off 2\n' "$cfg" "$cfg"
+			continue
+		fi
+		for state in $(view_states "$view"); do
+			printf '%s %s %s\n' "$cfg" "$state" "$(view_cpus "$view")"
+		done
+	done
+}
+
+# write_line_ranges CONFIG FILE: one insncount range per 64-byte line of
+# the gate's function (clipped to the function), named line-0xADDR.
+write_line_ranges() {
+	local start end
+	read -r _ start end < <("$REPO_DIR/perf-scripts/plugin/ranges-from-systemmap.sh" \
+		"$(kernel_build_dir "$1")/System.map" "$GATE_FUNC" | grep -v '^#')
+	local l s=$((start)) e=$((end))
+	# bash arithmetic: kernel addresses do not fit awk's doubles
+	for ((l = s & ~63; l < e; l += 64)); do
+		printf 'line-0x%x 0x%x 0x%x\n' "$l" "$((l < s ? s : l))" "$((l + 64 < e ? l + 64 : e))"
+	done >"$2"
+	"$REPO_DIR/perf-scripts/plugin/ranges-from-systemmap.sh" \
+		"$(kernel_build_dir "$1")/System.map" "$GATE_FUNC" >>"$2"
+}
+
+plugin_field() {
+	awk -v f="$2" -v k="$3" '$1 == f { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) print kv[2] } }' "$1"
+}
+
+# fio_rows PREFIX FILE: the metrics of one fio JSON document (read and
+# write totals, all jobs), insns_per_io only under icount
+fio_rows() {
+	jq -r --arg p "$1" --arg icount "$([[ $ACCEL_USED == tcg-icount ]] && echo 1)" '
+		(.jobs[0].read) as $r |
+		"\($p),iops,\($r.iops)",
+		"\($p),lat_ns,\($r.clat_ns.mean)",
+		"\($p),lat_p50_ns,\($r.clat_ns.percentile["50.000000"])",
+		"\($p),lat_p99_ns,\($r.clat_ns.percentile["99.000000"])",
+		"\($p),lat_p999_ns,\($r.clat_ns.percentile["99.900000"])",
+		"\($p),io_errors,\(.jobs[0].total_err)",
+		(if $icount == "1" then "\($p),insns_per_io,\(1e9 / $r.iops)" else empty end)' "$2"
+}
+
+fail_rows() {
+	local m
+	for m in "${@:2}"; do printf '%s,failed,%s,\n' "${1%,ok}" "$m"; done
+}
+
+# count_rows PREFIX RAW WORKLOAD: the plugin's counts between the marks
+# around one fio run, per read nullb0 completed in it: insns_per_call and
+# calls_per_io of the gate's function, iowq_punts_per_io
+count_rows() {
+	local reads first last calls insns punts
+	[[ -f $2/plugin.txt && -s $2/count-$3 ]] || return 0
+	read -r reads first last <"$2/count-$3"
+	calls=$(plugin_delta "$2/plugin.txt" "$first" "$last" "$GATE_FUNC" entries)
+	insns=$(plugin_delta "$2/plugin.txt" "$first" "$last" "$GATE_FUNC" insns)
+	[[ -n $calls && $calls != 0 && $reads -gt 0 ]] || return 0
+	printf '%s,insns_per_call,%s\n' "$1" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
+	printf '%s,calls_per_io,%s\n' "$1" "$(awk -v a="$calls" -v b="$reads" 'BEGIN { printf "%.4f", a / b }')"
+	punts=$(plugin_delta "$2/plugin.txt" "$first" "$last" "$IOWQ_FUNC" entries)
+	[[ -z $punts ]] ||
+		printf '%s,iowq_punts_per_io,%s\n' "$1" "$(awk -v a="$punts" -v b="$reads" 'BEGIN { printf "%.4f", a / b }')"
+}
+
+# plugin_rows PREFIX RAW IOS: insns_per_call and calls_per_io of the gate's
+# function over the boot (the footprint view's one counted run)
+plugin_rows() {
+	local calls insns
+	[[ -f $2/plugin.txt ]] || return 0
+	calls=$(plugin_field "$2/plugin.txt" "$GATE_FUNC" entries)
+	insns=$(plugin_field "$2/plugin.txt" "$GATE_FUNC" insns)
+	[[ -n $calls && $calls != 0 && $3 -gt 0 ]] || return 0
+	printf '%s,insns_per_call,%s\n' "$1" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
+	printf '%s,calls_per_io,%s\n' "$1" "$(awk -v a="$calls" -v b="$3" 'BEGIN { printf "%.4f", a / b }')"
+}
+
+# collect VIEW SEQ CONFIG STATE REPEAT RAW: runs.csv rows of one boot
+collect() {
+	local view=$1 seq=$2 cfg=$3 state=$4 rep=$5 raw=$6 w p ios v name
+	case $view in
+	mq | polled | latency | layout)
+		for w in $(view_workloads "$view"); do
+			p="$seq,$cfg,$state,$(row_workload "$view" "$w"),$rep,ok"
+			if [[ -s $raw/fio-$w ]] && jq -e '.jobs[0].read.total_ios > 0' "$raw/fio-$w" >/dev/null 2>&1; then
+				fio_rows "$p" "$raw/fio-$w"
+				[[ ! -f $raw/churn-$w ]] || printf '%s,rule_changes,%s\n' "$p" "$(cat "$raw/churn-$w")"
+				count_rows "$p" "$raw" "$w"
+			else
+				fail_rows "$p" iops lat_ns lat_p50_ns lat_p99_ns lat_p999_ns
+			fi
+		done
+		;;
+	switch)
+		w=switch-${CPUS}cpu
+		if [[ -s $raw/switch ]]; then
+			for name in enable add add-other-disk removeall-other-disk disable; do
+				v=$(awk -v n="$name" '$1 == n { print $2 }' "$raw/switch" | sort -n |
+					awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }')
+				printf '%s,%s,%s,%s,%s,ok,switch_%s_ns,%s\n' "$seq" "$cfg" "$state" "$w" "$rep" \
+					"${name//-/_}" "$v"
+			done
+			# the boot's very first flip each way, cold caches and all
+			for name in enable disable; do
+				printf '%s,%s,%s,%s,%s,ok,switch_%s_first_ns,%s\n' "$seq" "$cfg" "$state" "$w" "$rep" \
+					"$name" "$(awk -v n="$name" '$1 == n { print $2; exit }' "$raw/switch")"
+			done
+		else
+			fail_rows "$seq,$cfg,$state,$w,$rep" switch_enable_ns switch_disable_ns
+		fi
+		;;
+	errcost)
+		p="$seq,$cfg,$state,pread-qd1,$rep,ok"
+		if [[ -s $raw/clockio ]]; then
+			sed -n 's/.*errors=\([0-9]*\) .*ns_per_io=\([0-9.]*\).*/\2 \1/p' "$raw/clockio" |
+				awk -v p="$p" '{ printf "%s,pread_ns_per_io,%s\n%s,io_errors,%s\n", p, $1, p, $2 }'
+		else
+			fail_rows "$p" pread_ns_per_io
+		fi
+		;;
+	footprint)
+		p="$seq,$cfg,$state,count-randread-qd1,$rep,ok"
+		if [[ -f $raw/plugin.txt ]]; then
+			ios=$(jq '.jobs[0].read.total_ios' "$raw/fio-count-randread-qd1" 2>/dev/null || echo 0)
+			plugin_rows "$p" "$raw" "$ios"
+			printf '%s,hot_lines,%s\n' "$p" \
+				"$(awk '$1 ~ /^line-/ { split($3, kv, "="); if (kv[2] > 0) n++ } END { print n + 0 }' "$raw/plugin.txt")"
+			footprint_static "$cfg" "$raw/plugin.txt" | sed "s/^/$p,/"
+		else
+			fail_rows "$p" insns_per_call hot_lines
+		fi
+		;;
+	esac
+}
+
+# footprint_static CONFIG PLUGIN_OUT: "metric,value" lines from vmlinux,
+# and footprint/CONFIG.txt: the function's disassembly, each instruction
+# marked with its 64-byte line and whether the measured run executed it.
+footprint_static() {
+	local cfg=$1 build text fsize sites jump_sites
+	build=$(kernel_build_dir "$cfg")
+	# the sum of every function's size: .text itself (and _stext.._etext)
+	# is padded to a 2 MiB boundary, the same 6 MiB in both configs
+	text=$(nm -S "$build/vmlinux" | awk '
+		function hex(s,   i, v) {
+			v = 0; s = tolower(s)
+			for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return v
+		}
+		NF == 4 && $3 ~ /^[tT]$/ { t += hex($2) } END { printf "%d\n", t }')
+	fsize=$(nm -S "$build/vmlinux" | awk -v f="$GATE_FUNC" '$4 == f && !n++ { print $2 }')
+	fsize=$((16#$fsize))
+	jump_sites=$(host_tool jump-sites)
+	sites=$("$jump_sites" "$build/vmlinux" blk_error_injection_enabled 2>/dev/null | grep -c . || true)
+	printf 'text_bytes,%s\nfunc_bytes,%s\njump_sites,%s\n' "$text" "$fsize" "${sites:-0}"
+	mkdir -p "$DIR/footprint"
+	{
+		printf '# %s in config %s: %s bytes; .text %s bytes; %s jump-label entries for blk_error_injection_enabled\n' \
+			"$GATE_FUNC" "$cfg" "$fsize" "$text" "${sites:-0}"
+		if [[ $sites -gt 0 ]]; then
+			printf '# jump-label sites (address, function+offset, branch bit):\n'
+			"$jump_sites" "$build/vmlinux" blk_error_injection_enabled | sed 's/^/#   /'
+		fi
+		printf '# line (64 B)  executed-insns  | instruction\n'
+		objdump -d --no-show-raw-insn --disassemble="$GATE_FUNC" "$build/vmlinux" |
+			awk -v counts="$2" '
+				function hex(s,   i, v) {
+					v = 0
+					for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+					return v
+				}
+				BEGIN { while ((getline l < counts) > 0) { split(l, f, " ")
+					if (f[1] ~ /^line-/) { split(f[3], kv, "="); n[substr(f[1], 8)] = kv[2] } } }
+				/^ *ffffffff[0-9a-f]+:/ {
+					# the high 32 bits are ffffffff in the kernel map; the
+					# low ones fit a double
+					a = $1; sub(":", "", a); lo = hex(substr(a, 9))
+					line = substr(a, 1, 8) sprintf("%08x", lo - lo % 64)
+					printf "%s %10s  | %s\n", line, (line in n ? n[line] : "-"), $0
+				}'
+	} >"$DIR/footprint/$cfg.txt"
+}
+
+# one_boot VIEW SEQ CONFIG STATE CPUS REPEAT
+one_boot() {
+	local view=$1 seq=$2 cfg=$3 state=$4 rep=$6 raw status=0 plugin_args=() env_args=()
+	CPUS=$5
+	raw=$DIR/raw/$(printf '%03d' "$seq")-$view-$cfg-$state-${CPUS}cpu-r$rep
+	mkdir -p "$raw"
+	if [[ $ACCEL_USED == tcg-icount ]]; then
+		case $view in
+		mq | polled | latency | layout)
+			"$REPO_DIR/perf-scripts/plugin/ranges-from-systemmap.sh" \
+				"$(kernel_build_dir "$cfg")/System.map" "$GATE_FUNC" "$IOWQ_FUNC" >"$raw/ranges.txt"
+			plugin_args=(-p "$PLUGIN,ranges=$raw/ranges.txt,out=$raw/plugin.txt,mark=$(plugin_mark "$cfg")")
+			;;
+		footprint)
+			write_line_ranges "$cfg" "$raw/ranges.txt"
+			plugin_args=(-p "$PLUGIN,ranges=$raw/ranges.txt,out=$raw/plugin.txt")
+			;;
+		esac
+	fi
+	env_args=(-e "STATE=$state" -e "WORKLOADS=$(view_workloads "$view")" -e "FIO_RUNTIME=$FIO_RUNTIME"
+		-e "FIO_RAMP=$FIO_RAMP" -e "SWITCH_CYCLES=$SWITCH_CYCLES" -e "ERRCOST_IOS=$ERRCOST_IOS"
+		-e "FIO_IOS=$FIO_IOS" -e "POLL_TAGS=$POLL_TAGS")
+	# run-guest gives each vCPU its own socket and tsc=reliable
+	"$BENCH_DIR/vm/run-guest" -c "$cfg" -a "$ACCEL_USED" -t "$RUN_TIMEOUT" -s "$CPUS" -o "$raw/boot" \
+		"${plugin_args[@]}" -f "$BENCH_DIR/guest/fio" -f "$BENCH_DIR/guest/state.sh" \
+		-f "$BENCH_DIR/guest/views-fio.sh" "${env_args[@]}" \
+		"$(guest_script "$view")" >"$raw/run.log" 2>&1 || status=$?
+	cp "$raw/boot/meta" "$raw/boot-meta"
+	if [[ $status == 0 ]]; then
+		split_blocks "$raw/boot/result.log" "$raw"
+	else
+		log "views: FAILED: $(sed -n 's/^verdict=//p' "$raw/boot/meta") (console in $raw)"
+		cp "$raw/boot/console.log" "$raw/console.log"
+		printf '%s %s %s %s %scpu r%s: %s\n' "$seq" "$view" "$cfg" "$state" "$CPUS" "$rep" \
+			"$(sed -n 's/^verdict=//p' "$raw/boot/meta")" >>"$DIR/failures.txt"
+	fi
+	rm -rf "${raw:?}/boot" "$raw/run.log"
+	collect "$view" "$seq" "$cfg" "$state" "$rep" "$raw" >"$raw.rows"
+}
+
+main() {
+	local views=() v cfg seq=0 k=0 n t0 tv line state cpus rep i
+	local -a boots
+	[[ $# -gt 0 ]] || usage
+	for v in "$@"; do
+		if [[ $v == all ]]; then
+			# shellcheck disable=SC2206 # a list of words
+			views+=($VIEWS_ALL)
+		elif [[ " $VIEWS_ALL " == *" $v "* ]]; then
+			views+=("$v")
+		else
+			die "unknown view '$v' (views: $VIEWS_ALL, or all)"
+		fi
+	done
+	# shellcheck disable=SC2086 # a list of words
+	check_built $CONFIGS
+	# shellcheck disable=SC2086 # a list of words
+	[[ " ${views[*]} " != *" layout "* ]] || check_built $LAYOUT_CONFIGS
+	ACCEL_USED=$("$BENCH_DIR/vm/run-guest" -A -c "${CONFIGS##* }" -a "${ACCEL:-auto}") ||
+		die "cannot choose an accelerator"
+	if [[ $ACCEL_USED == tcg-icount ]]; then
+		REPEATS=${REPEATS:-1} GUEST_JOBS=${GUEST_JOBS:-$(nproc)}
+		PLUGIN=$(plugin_so)
+	else
+		REPEATS=${REPEATS:-5} GUEST_JOBS=${GUEST_JOBS:-1}
+	fi
+	[[ $GUEST_JOBS =~ ^[1-9][0-9]*$ ]] || die "GUEST_JOBS=$GUEST_JOBS: expected a number >= 1"
+	if [[ -n ${RESULTS_DIR:-} ]]; then
+		DIR=$RESULTS_DIR
+		[[ -f $DIR/runs.csv ]] || die "$DIR/runs.csv missing"
+		[[ $(meta_get "$DIR" ACCEL) == "$ACCEL_USED" ]] || die "$DIR was run under $(meta_get "$DIR" ACCEL), not $ACCEL_USED"
+		seq=$(tail -n +2 "$DIR/runs.csv" | cut -d, -f1 | sort -n | tail -1)
+		meta_set "$DIR" COMMAND "$(meta_get "$DIR" COMMAND); $(view_command "${views[@]}")"
+		for v in "${views[@]}"; do drop_view "$v"; done
+	else
+		RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED-views}
+		DIR=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
+		[[ ! -e $DIR ]] || die "$DIR exists already"
+		mkdir -p "$DIR/raw"
+		if plan_for views; then
+			cp "$BIB_PLAN" "$DIR/plan.env"
+		fi
+		write_meta "$DIR" "$ACCEL_USED" "$(view_command "${views[@]}")"
+		printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$DIR/runs.csv"
+	fi
+	meta_set "$DIR" VIEWS "$(tr ' ' '\n' <<<"$(meta_get "$DIR" VIEWS) ${views[*]}" | awk 'NF && !s[$0]++' | tr '\n' ' ' | sed 's/ $//')"
+	t0=$(date +%s)
+	for v in "${views[@]}"; do
+		tv=$(date +%s)
+		mapfile -t boots < <(view_boots "$v")
+		n=$((${#boots[@]} * REPEATS))
+		k=0
+		log "views: $v: $n boots under $ACCEL_USED"
+		for ((rep = 1; rep <= REPEATS; rep++)); do
+			for line in "${boots[@]}"; do
+				read -r cfg state cpus <<<"$line"
+				k=$((k + 1)) seq=$((seq + 1))
+				while (($(jobs -rp | wc -l) >= GUEST_JOBS)); do
+					wait -n || true
+				done
+				log "[$v $k/$n] config=$cfg state=$state vCPUs=$cpus repeat $rep/$REPEATS"
+				one_boot "$v" "$seq" "$cfg" "$state" "$cpus" "$rep" &
+			done
+		done
+		wait
+		# rows in run order, whichever boot finished first
+		for ((i = seq - n + 1; i <= seq; i++)); do
+			cat "$DIR"/raw/"$(printf '%03d' "$i")"-*.rows
+			rm -f "$DIR"/raw/"$(printf '%03d' "$i")"-*.rows
+		done >>"$DIR/runs.csv"
+		meta_set "$DIR" "VIEW_SECONDS_$v" "$(($(date +%s) - tv))"
+		log "views: $v done in $(fmt_duration $(($(date +%s) - tv)))"
+	done
+	summarise "$DIR"
+	log "views: done in $(fmt_duration $(($(date +%s) - t0))): $DIR"
+	printf '%s\n' "$DIR"
+}
+
+# drop_view VIEW: a view run again into RESULTS_DIR replaces its rows, raw
+# output and footprint files there
+drop_view() {
+	local w pat="$1-all"
+	for w in $(view_workloads "$1"); do pat+="|$(row_workload "$1" "$w")"; done
+	awk -F, -v pat="^($pat)\$" 'NR == 1 || $4 !~ pat' "$DIR/runs.csv" >"$DIR/runs.csv.tmp"
+	mv "$DIR/runs.csv.tmp" "$DIR/runs.csv"
+	rm -rf "$DIR"/raw/[0-9][0-9][0-9]-"$1"-*
+	[[ $1 != footprint ]] || rm -rf "$DIR/footprint"
+}
+
+# view_command VIEW...: the command line that reproduces this part of the run
+view_command() {
+	printf "GUEST_JOBS=%s CONFIGS='%s' VIEW_STATES='%s' REPEATS=%s FIO_RUNTIME=%s FIO_RAMP=%s SWITCH_CYCLES=%s ERRCOST_IOS=%s FIO_IOS=%s POLL_TAGS=%s ACCEL=%s bench/run/views.sh %s" \
+		"$GUEST_JOBS" "$CONFIGS" "${VIEW_STATES:-}" "$REPEATS" "$FIO_RUNTIME" "$FIO_RAMP" "$SWITCH_CYCLES" "$ERRCOST_IOS" \
+		"$FIO_IOS" "$POLL_TAGS" "$ACCEL_USED" "$*"
+}
+
+main "$@"
