@@ -13,6 +13,7 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+case ${1:-} in -h | --help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../bench/lib/lib.sh"
 
@@ -82,7 +83,6 @@ live_bytes() {
 
 main() {
 	local cfg configs=("$@")
-	case ${1:-} in -h | --help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 	# shellcheck disable=SC2206 # a list of words
 	[[ ${#configs[@]} -gt 0 ]] || configs=(${CONFIGS:-off on on-nojl nokey})
 	check_configs "${configs[@]}"

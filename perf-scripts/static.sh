@@ -29,12 +29,12 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+case ${1:-} in -h | --help) sed -n '2,28s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../bench/lib/lib.sh"
 
 DIE_STATUS=2
 OUT_DIR=''
-case ${1:-} in -h | --help) sed -n '2,28s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 if [[ ${1:-} == --listing ]]; then
 	[[ $# == 3 && -f $2 ]] || die "usage: static.sh --listing OBJECT FUNCTION"
 	MODE=listing

@@ -27,6 +27,8 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+case ${1:-} in -h | --help) sed -n '2,26s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 die() {

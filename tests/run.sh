@@ -7,6 +7,10 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+# (not when sourced: bench/run/coverage.sh has its own -h)
+[[ ${BASH_SOURCE[0]} != "$0" ]] ||
+	case ${1:-} in -h | --help) sed -n '2,6s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench/lib/lib.sh
 . "$TESTS_DIR/../bench/lib/lib.sh"

@@ -12,6 +12,8 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+case ${1:-} in -h | --help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 

@@ -18,6 +18,8 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+case ${1:-} in -h | --help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SCOPES=${COVERAGE_SCOPES:-"block/error-injection.c
 block/error-injection.h:blk_error_inject

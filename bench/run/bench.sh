@@ -58,12 +58,12 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+case ${1:-} in -h | --help) sed -n '2,51s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 
 MODE=all JOB_ID='' PLAN_DIR=''
 case ${1:-} in
--h | --help) sed -n '2,51s/^# \{0,1\}//p' "$0"; exit 0 ;;
 --settings | --list) MODE=${1#--} ;;
 --job) MODE=job JOB_ID=${2:-} ;;
 --plan-job) MODE=job JOB_ID=${2:-} PLAN_DIR=${3:-} ;;

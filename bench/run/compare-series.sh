@@ -27,6 +27,8 @@ shopt -s inherit_errexit
 # Whatever fails unforeseen is exit 2, never a status of its own.
 trap 'exit 2' ERR
 
+case ${1:-} in -h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+
 # On its own it resolves its settings first (bench/plan/run: exit 2 on bad
 # input, before a results directory is made or a tree extracted).
 # shellcheck source=bench/lib/plan.sh
@@ -39,7 +41,6 @@ fi
 . "$(dirname "$0")/../lib/lib.sh"
 
 case ${1:-} in
--h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
 '') ;;
 *) DIE_STATUS=2 die "unknown argument '$1' (compare-series.sh takes settings from the environment; see -h)" ;;
 esac

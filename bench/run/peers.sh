@@ -8,19 +8,21 @@
 # Settings: REPEATS (default 3), ACCEL, FIO_RUNTIME, FIO_RAMP as for bench.sh;
 # RESULTS_DIR to only add the capability table, plots and report to an
 # earlier peers run.
+#
+#   bench/run/peers.sh [-h]
 set -euo pipefail
 shopt -s inherit_errexit
 
 # should_fail_bio: where fail_make_request and the BPF program act (set
 # before results.sh, which gives HOT_FUNCS its default).
 export HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject should_fail_bio}
+case ${1:-} in -h | --help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
 
 case ${1:-} in
--h | --help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
 '') ;;
 *) die "unknown argument '$1' (peers.sh takes settings from the environment; see peers.sh -h)" ;;
 esac

@@ -20,13 +20,13 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+case ${1:-} in -h | --help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 # shellcheck source=bench/stats/round.sh
 . "$BENCH_DIR/stats/round.sh"
 
 case ${1:-} in
--h | --help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;;
 '' | report) ;;
 *) die "unknown argument '$1' (per-patch.sh takes settings from the environment; see per-patch.sh -h)" ;;
 esac

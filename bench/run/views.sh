@@ -60,6 +60,8 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+case ${1:-} in -h | --help) sed -n '2,59s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+
 # On its own it resolves its settings first, as make views does (the
 # same configs either way; exit 2 on bad input, before any boot).
 # shellcheck source=bench/lib/plan.sh

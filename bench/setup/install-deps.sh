@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Install, with apt-get, the Debian packages the project needs.  Does
 # nothing (and needs no network) when they are all installed already.
+#
+#   bench/setup/install-deps.sh [-h]
 set -euo pipefail
 shopt -s inherit_errexit
+
+case ${1:-} in -h | --help) sed -n '2,5s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 
 PACKAGES=(
 	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev

@@ -19,6 +19,8 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+case ${1:-} in -h | --help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+
 MUTANTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # run_guest_tests and own_boot, and bench/lib/lib.sh with them.
 # shellcheck source=tests/run.sh
