@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Every script a user calls on the host answers -h with its usage and exit
+# 0, and does nothing else (issue 23): run with an empty HOME and a CACHE
+# that does not exist, it prints "usage" or its own name, exits 0 within
+# 20 s (no build, no boot), makes no CACHE and leaves the checkout as it was.
+#
+# Not entry points, so not here: bench/lib/*.sh, bench/stats/round.sh,
+# bench/lab/lava.sh, bench/report/headline.sh and bench/report/views.sh
+# (libraries sourced by others), bench/guest/* and bench/lab/lava-guest.sh
+# (run inside the guest), bench/stats/{test,gate-test,r-check,scale-bench}.sh
+# and the tests under tests/ other than the two runners (tests, run by
+# tests/run.sh), bench/plan/{drivers,jobs,views} (data, not scripts).
+set -euo pipefail
+shopt -s inherit_errexit
+
+REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
+SCRATCH=$(mktemp -d)
+trap 'rm -rf "$SCRATCH"' EXIT
+# shellcheck source=tests/lib/assert.sh
+. "$REPO_DIR/tests/lib/assert.sh"
+
+scripts() {
+	cd "$REPO_DIR" && printf '%s\n' bench/run/*.sh bench/stats/compare.sh \
+		bench/stats/summarise.sh bench/setup/*.sh bench/kernel/build.sh \
+		bench/vm/image.sh bench/vm/run-guest bench/report/report.sh \
+		bench/report/coverage-table.sh \
+		bench/plan/resolve bench/plan/run plots/*.sh perf-scripts/*.sh \
+		tests/run.sh tests/mutants/run.sh
+	cd "$REPO_DIR" && printf '%s\n' bench/lab/*.sh | grep -vxE 'bench/lab/lava(-guest)?\.sh'
+}
+
+# status: the checkout's state, ignored files included
+status() {
+	git -C "$REPO_DIR" status --porcelain --ignored
+}
+
+mapfile -t SCRIPTS < <(scripts)
+before=$(status)
+for s in "${SCRIPTS[@]}"; do
+	dir=$SCRATCH/${s//\//_}
+	mkdir -p "$dir/home"
+	rc=0
+	(cd "$dir" && HOME=$dir/home CACHE=$dir/cache timeout 20 "$REPO_DIR/$s" -h \
+		>"$dir/out" 2>"$dir/err" </dev/null) || rc=$?
+	check "$s -h: exit 0 (got $rc)" test "$rc" = 0
+	name=$(basename "$s")
+	check "$s -h: prints its usage" grep -qiE -e usage -e "$name" "$dir/out" "$dir/err"
+	check "$s -h: makes no CACHE" test ! -e "$dir/cache"
+	after=$(status)
+	check "$s -h: leaves the checkout as it was" test "$before" = "$after"
+	before=$after
+	[[ $rc == 0 ]] || sed -n '1,3s/^/      /p' "$dir/err"
+done
+finish
