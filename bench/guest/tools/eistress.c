@@ -9,6 +9,17 @@
  *
  *   eistress [-r RULES] [-i ITERATIONS] [-e ERE_FILE] [-v PROGRESS_FILE] DISK
  *
+ * A reader that a removal overtakes is what the mutants need: the readers
+ * walk the list from its head, as removeall unlinks and frees it, and they
+ * walk faster than it frees, so a reader that keeps running is never on a
+ * rule being freed.  So the writer is pinned to CPU 0 at SCHED_FIFO and
+ * sleeps for a millisecond before each removeall: its wake-up preempts CPU
+ * 0's reader wherever that reader is, now and then inside the rule walk
+ * (an RCU reader section is preemptible under PREEMPT), and the removeall
+ * runs before that reader resumes.  With kfree() for kfree_rcu() the
+ * reader then reads a freed rule (KASAN); with list_del() for
+ * list_del_rcu() it follows a poisoned next pointer.
+ *
  * One reader process per online CPU, pinned to it, reads 512 bytes with
  * O_DIRECT from /dev/DISK in a loop: sectors 1 to 1023 in turn, and every
  * 8th read sector 0.  Each iteration of the writer (this process) adds
@@ -110,6 +121,22 @@ static int write_rule(int fd, const char *rule)
 	return errno ? errno : EIO;
 }
 
+/*
+ * writer_preempts: pin this process to CPU 0 at the lowest SCHED_FIFO
+ * priority, above every reader; 1 when both took.
+ */
+static int writer_preempts(void)
+{
+	struct sched_param param = { .sched_priority = 1 };
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return 0;
+	return !sched_setscheduler(0, SCHED_FIFO, &param);
+}
+
 static regex_t report_re;
 
 static int load_report_re(const char *path)
@@ -167,7 +194,7 @@ int main(int argc, char **argv)
 	unsigned long rules = 64, iterations = 200, i, k;
 	unsigned long ok = 0, enodata = 0, other = 0;
 	int opt, ncpus, cpu, fd, kmsg, err = 0, reported = 0, all_pinned = 1;
-	int other_err = 0;
+	int other_err = 0, preempts;
 	char dev[256], file[512], rule[128], report[128] = "";
 	FILE *progress = NULL;
 	struct shared *sh;
@@ -217,6 +244,7 @@ int main(int argc, char **argv)
 		if (!pids[cpu])
 			reader(sh, cpu, dev);
 	}
+	preempts = writer_preempts();
 
 	for (i = 1; i <= iterations && !err && !reported; i++) {
 		snprintf(rule, sizeof(rule), "add,op=READ,start=%d,nr_sectors=1,status=MEDIUM",
@@ -228,8 +256,11 @@ int main(int argc, char **argv)
 				 FAR_SECTOR + 8 * k);
 			err = write_rule(fd, rule);
 		}
-		if (!err)
+		if (!err) {
+			/* wake up into CPU 0's reader, then free under it */
+			usleep(1000);
 			err = write_rule(fd, "removeall");
+		}
 		reported = new_report(kmsg, report, sizeof(report));
 		if (progress) {
 			fprintf(progress, "eistress: iteration %lu of %lu done\n", i, iterations);
@@ -254,6 +285,8 @@ int main(int argc, char **argv)
 	}
 	printf("rules added per iteration: %lu, then removeall\n", rules);
 	printf("readers: one per CPU, each pinned to it: %s\n", all_pinned ? "yes" : "no");
+	printf("writer: on CPU 0 at SCHED_FIFO, preempting its reader: %s\n",
+	       preempts ? "yes" : "no");
 	if (err)
 		printf("rule write failed: %s\n", errname(err));
 	printf("iterations: %lu of %lu\n", i, iterations);
