@@ -81,7 +81,11 @@ merged_meta() {
 			RUN_ID: $run_id, DATE: ([$all[].DATE] | min), COMMAND: $command, BUILDS: $builds,
 			PIECES: [$all[] | {JOB_ID, RUN_ID, DATE, HOST_CPU, HOST_NPROC, HOST_KERNEL, QEMU, GIT_COMMIT, COMMAND}]
 		} + (reduce ("HOST_CPU", "HOST_KERNEL", "QEMU", "GCC", "FIO", "PERF", "GIT_COMMIT", "KERNEL_RELEASE") as $k
-			({}; . + {($k): ($all | joined($k))})) |
+			({}; . + {($k): ($all | joined($k))})) +
+		# the workloads on more than one vCPU (bench/run/views.sh) of every piece
+		(if any($all[]; has("SMP_WORKLOADS")) then
+			{SMP_WORKLOADS: ([$all[].SMP_WORKLOADS // "" | splits("[ \t]+")] |
+				map(select(length > 0)) | unique | join(" "))} else {} end) |
 		del(.JOB_ID)' "${metas[@]}" >"$out/meta.json"
 }
 

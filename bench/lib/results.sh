@@ -354,9 +354,14 @@ layout_floors() {
 
 # summarise DIR: summary.csv and summary.json from DIR/runs.csv, with the
 # rows in matrix order (configs as in CONFIGS, states as in STATES)
-# rather than in the shuffled run order.
+# rather than in the shuffled run order.  The run's SMP_WORKLOADS (the
+# workloads on more than one vCPU, bench/run/views.sh) go to benchstat
+# --smp-workloads: under tcg-icount their guest time is random.
 summarise() {
-	local dir=$1 sorted
+	local dir=$1 sorted smp
+	local -a opts=()
+	smp=$(meta_get "$dir" SMP_WORKLOADS)
+	[[ -z ${smp//[[:space:]]/} ]] || opts=(--smp-workloads "$smp")
 	sorted=$(mktemp)
 	awk -F, -v configs="$CONFIGS" -v states="off $STATES" '
 		BEGIN { n = split(configs, c, " "); for (i = 1; i <= n; i++) co[c[i]] = i
@@ -365,7 +370,7 @@ summarise() {
 		{ printf "%d\t%d\t%d\t%s\n", co[$2] + 0, so[$3] + 0, NR, $0 }
 	' "$dir/runs.csv" | sort -t "$(printf '\t')" -k1,1n -k2,2n -k3,3n | cut -f4- >"$sorted"
 	"$(benchstat_bin)" summary --accel "$(meta_get "$dir" ACCEL)" --baseline-config "${BASELINE% *}" \
-		--baseline-state "${BASELINE#* }" "$sorted" >"$dir/summary.csv"
+		--baseline-state "${BASELINE#* }" "${opts[@]}" "$sorted" >"$dir/summary.csv"
 	rm -f "$sorted"
 	write_summary_json "$dir"
 }

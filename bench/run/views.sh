@@ -147,6 +147,28 @@ view_cpus() {
 	case $1 in mq) echo 2 ;; *) echo 1 ;; esac
 }
 
+# boot_workloads VIEW CPUS: the runs.csv workloads of one boot of VIEW on
+# CPUS vCPUs (the switch view names its workload by the vCPUs)
+boot_workloads() {
+	local w
+	if [[ $1 == switch ]]; then
+		echo "switch-${2}cpu"
+		return
+	fi
+	for w in $(view_workloads "$1"); do row_workload "$1" "$w"; done
+}
+
+# smp_workloads VIEW: the workloads of VIEW's boots on more than one vCPU,
+# one a line.  Recorded as SMP_WORKLOADS in meta.json: under tcg-icount
+# their guest time depends on how QEMU interleaves the vCPUs, so benchstat
+# (summarise) and the figures take it as random.
+smp_workloads() {
+	local cfg state cpus
+	while read -r cfg state cpus; do
+		((cpus <= 1)) || boot_workloads "$1" "$cpus"
+	done < <(view_boots "$1") | awk '!s[$0]++'
+}
+
 # Boots of one view: "config state cpus" lines.  A config without the
 # feature runs once, in state "off" (the baseline state); the switch view
 # has nothing to measure there.
@@ -255,7 +277,7 @@ collect() {
 		done
 		;;
 	switch)
-		w=switch-${CPUS}cpu
+		w=$(boot_workloads switch "$CPUS")
 		if [[ -s $raw/switch ]]; then
 			for name in enable add add-other-disk removeall-other-disk disable; do
 				v=$(awk -v n="$name" '$1 == n { print $2 }' "$raw/switch" | sort -n |
@@ -430,6 +452,10 @@ main() {
 		printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$DIR/runs.csv"
 	fi
 	meta_set "$DIR" VIEWS "$(tr ' ' '\n' <<<"$(meta_get "$DIR" VIEWS) ${views[*]}" | awk 'NF && !s[$0]++' | tr '\n' ' ' | sed 's/ $//')"
+	meta_set "$DIR" SMP_WORKLOADS "$({
+		tr ' ' '\n' <<<"$(meta_get "$DIR" SMP_WORKLOADS)"
+		for v in "${views[@]}"; do smp_workloads "$v"; done
+	} | awk 'NF && !s[$0]++' | tr '\n' ' ' | sed 's/ $//')"
 	t0=$(date +%s)
 	for v in "${views[@]}"; do
 		tv=$(date +%s)
