@@ -194,13 +194,29 @@ reshape() {
 }
 
 produced=0
-# Under tcg-icount the multi-queue view's workloads (mq-*, 2 vCPUs) have
-# random guest time: it depends on how QEMU interleaves the vCPUs, not only
-# on the code (the views run: "no rules" +5.2% IOPS at qd1, +0.02% at qd32,
-# for the same +1 instruction per call).  Drawn as random, with the exact
-# change of the instructions per call beside them in relative.
+# SUB_WIDTH: the characters a subtitle line holds on the 1000-pixel canvas
+SUB_WIDTH=110
+# Under tcg-icount the workloads that ran on more than one vCPU have random
+# guest time: it depends on how QEMU interleaves the vCPUs, not only on the
+# code (the views run: mq "no rules" +5.2% IOPS at qd1, +0.02% at qd32, for
+# the same +1 instruction per call).  Drawn as random, with the exact change
+# of the instructions per call beside them in relative.  Which workloads:
+# the run's SMP_WORKLOADS (meta.json, bench/run/views.sh; benchstat has
+# already classed their rows random), else, for runs made before the key,
+# the multi-queue view's mq-* (2 vCPUs).
 randomwl='' mqnote=''
-if [[ $accel == tcg-icount ]] && grep -q '^[^,]*,[^,]*,mq-' "$summary"; then
+if [[ $accel == tcg-icount && -v meta[SMP_WORKLOADS] ]]; then
+	# the listed workloads that have IOPS here, as an ERE of exact names
+	smpiops=$(awk -F, -v list="${meta[SMP_WORKLOADS]}" '
+		BEGIN { n = split(list, w, /[ \t]+/); for (i = 1; i <= n; i++) if (w[i] != "") l[w[i]] = 1 }
+		NR > 1 && $4 == "iops" && ($3 in l) && !seen[$3]++ { printf "%s%s", sep, $3; sep = " " }' "$summary")
+	if [[ -n $smpiops ]]; then
+		randomwl="^($(sed 's/[.+*?(){}$]/[&]/g; s/ /|/g' <<<"$smpiops"))\$"
+		mqnote="$smpiops: more than one vCPU under tcg-icount: IOPS depend on how the vCPUs interleave"
+		((${#mqnote} <= SUB_WIDTH)) ||
+			mqnote="SMP_WORKLOADS: more than one vCPU under tcg-icount: IOPS depend on how the vCPUs interleave"
+	fi
+elif [[ $accel == tcg-icount ]] && grep -q '^[^,]*,[^,]*,mq-' "$summary"; then
 	randomwl='^mq-'
 	mqnote="mq-*: 2 vCPUs under tcg-icount: IOPS depend on how the vCPUs interleave, not only on the code"
 fi
@@ -209,8 +225,6 @@ sub1="run $run_id, accel $accel, $date"
 sub2="host: $host_cpu; kernel: $kernel"
 
 # fit LINE: LINE cut to 125 characters (the width of a figure)
-# SUB_WIDTH: the characters a subtitle line holds on the 1000-pixel canvas
-SUB_WIDTH=110
 fit() {
 	if ((${#1} > SUB_WIDTH)); then echo "${1:0:SUB_WIDTH-1}…"; else echo "$1"; fi
 }

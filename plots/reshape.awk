@@ -24,7 +24,8 @@
 #                  panel's y axis is cut at +-clip, see below)
 #   -v randomwl=REGEX: the guest-time rows (iops, insns_per_io, lat_ns) of
 #                  the workloads matching REGEX are random too (make-plots.sh:
-#                  the 2-vCPU mq-* workloads under tcg-icount)
+#                  the run's SMP_WORKLOADS, or the 2-vCPU mq-* workloads
+#                  of a run without that key, under tcg-icount)
 #   -v ticnote=METRIC: column 8 of each random point is the change
 #                  (benchstat's delta) of METRIC in its workload, state and
 #                  config, e.g. the exact instructions per call under a

@@ -431,6 +431,31 @@ check "views: mq under icount: the subtitle says what the numbers are" \
 	has "$v/mq/out/mq.svg" 'change of instructions per call (exact)'
 sed -n 's/^make-plots.sh: keeping the data files in //p' "$tmp/err" | while read -r d; do rm -rf "$d"; done
 check "views: latency under icount: marked not comparable" has "$v/mq/out/latency-percentiles.svg" 'not comparable across rows'
+# the run's SMP_WORKLOADS (bench/run/views.sh) names the random workloads
+# in place of the mq-* fallback: only mq-randread-qd1 listed here
+mkdir -p "$v/smp" "$v/smp0"
+cp "$v/mq/summary.csv" "$v/smp/"
+{ cat "$data/meta.env"; echo "SMP_WORKLOADS='mq-randread-qd1 switch-2cpu'"; } >"$v/smp/meta.env"
+run env PLOTS_KEEP_TMP=1 "$mp" "$v/smp" "$v/smp/out"
+d=$(kept_dir)
+check "SMP_WORKLOADS: exits 0" eq "$rc" 0
+check "SMP_WORKLOADS: the listed workload's IOPS changes random" \
+	eq "$(awk '$7 != 1 { bad++ } END { print (NR > 0 && !bad) }' "$d"/relative.p1.dat)" 1
+check "SMP_WORKLOADS: a workload not listed (mq-randread-qd32) is not random" \
+	eq "$(awk '$7 != 0 { bad++ } END { print (NR > 0 && !bad) }' "$d"/relative.p2.dat)" 1
+check "SMP_WORKLOADS: the subtitle names the listed workload with IOPS" \
+	has "$v/smp/out/relative.svg" 'mq-randread-qd1: more than one vCPU under tcg-icount'
+check "SMP_WORKLOADS: not the mq-* fallback's note" not_has "$v/smp/out/relative.svg" '2 vCPUs under tcg-icount'
+sed -n 's/^make-plots.sh: keeping the data files in //p' "$tmp/err" | while read -r d; do rm -rf "$d"; done
+# an empty SMP_WORKLOADS: the run says none, mq-* is not guessed
+cp "$v/mq/summary.csv" "$v/smp0/"
+{ cat "$data/meta.env"; echo "SMP_WORKLOADS=''"; } >"$v/smp0/meta.env"
+run env PLOTS_KEEP_TMP=1 "$mp" "$v/smp0" "$v/smp0/out"
+d=$(kept_dir)
+check "SMP_WORKLOADS empty: nothing marked random" \
+	eq "$(awk '$7 != 0 { bad++ } END { print (NR > 0 && !bad) }' "$d"/relative.p*.dat)" 1
+check "SMP_WORKLOADS empty: no vCPU note" not_has "$v/smp0/out/relative.svg" 'under tcg-icount: IOPS depend'
+sed -n 's/^make-plots.sh: keeping the data files in //p' "$tmp/err" | while read -r d; do rm -rf "$d"; done
 # the same run under KVM: IOPS sampled, nothing marked
 mkdir -p "$v/kvm"
 cp "$v/mq/summary.csv" "$v/kvm/"
