@@ -1344,33 +1344,45 @@ static void parse_opts(int argc, char **argv, const char *allowed, int nfiles, o
 
 #define SMP_SEP " \t"
 
+/*
+ * next_name: the next space-separated name of a list from *p (NULL: none),
+ * its length in *n, and *p moved past it; NULL at the end.
+ */
+static const char *next_name(const char **p, size_t *n)
+{
+	const char *name = *p ? *p + strspn(*p, SMP_SEP) : "";
+
+	if (!*name)
+		return NULL;
+	*n = strcspn(name, SMP_SEP);
+	*p = name + *n;
+	return name;
+}
+
 /* workload w is one of the space-separated names of list (NULL: none) */
 static int in_list(const char *list, const char *w)
 {
-	size_t wl = strlen(w);
+	const char *name;
+	size_t n;
 
-	for (const char *p = list ? list : ""; *(p += strspn(p, SMP_SEP)); ) {
-		size_t n = strcspn(p, SMP_SEP);
-
-		if (n == wl && !strncmp(p, w, n))
+	while ((name = next_name(&list, &n)))
+		if (n == strlen(w) && !strncmp(name, w, n))
 			return 1;
-		p += n;
-	}
 	return 0;
 }
 
 /* every name of --smp-workloads is a workload of the data: a typo is no silent no-op */
 static void check_smp(const char *list, const dataset_t *d)
 {
-	for (const char *p = list ? list : ""; *(p += strspn(p, SMP_SEP)); ) {
-		size_t n = strcspn(p, SMP_SEP), i;
+	const char *name;
+	size_t n, i;
 
+	while ((name = next_name(&list, &n))) {
 		for (i = 0; i < d->n; i++)
-			if (strlen(d->g[i].workload) == n && !strncmp(d->g[i].workload, p, n))
+			if (strlen(d->g[i].workload) == n && !strncmp(d->g[i].workload, name, n))
 				break;
 		if (i == d->n)
-			die("--smp-workloads: workload \"%.*s\" is not in %s", (int)n, p, d->path);
-		p += n;
+			die("--smp-workloads: workload \"%.*s\" is not in %s", (int)n, name, d->path);
 	}
 }
 
