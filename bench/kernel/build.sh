@@ -23,7 +23,12 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-case ${1:-} in -h | --help) sed -n '2,22s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+# help_text: the help above.
+help_text() {
+	sed -n '2,22s/^# \{0,1\}//p' "$0"
+}
+
+case ${1:-} in -h | --help) help_text; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 
@@ -465,7 +470,7 @@ main() {
 	check) [[ $# -eq 0 ]] || die "usage: build.sh check (no arguments)"; cmd_check ;;
 	defines) [[ $# -eq 2 ]] || die "usage: build.sh defines TREE CONFIG_SYMBOL"; cmd_defines "$@" ;;
 	objects) [[ $# -ge 1 ]] || die "usage: build.sh objects CONFIG [OBJECT...]"; cmd_objects "$@" ;;
-	-h | --help | help) sed -n '2,22s/^# \{0,1\}//p' "$0" ;;
+	help) help_text ;;
 	*) die "usage: build.sh tree NAME | build [CONFIG...] | check | defines TREE SYMBOL | objects CONFIG [OBJECT...] | check-vars" ;;
 	esac
 }

@@ -34,7 +34,11 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-case ${1:-} in -h | --help) sed -n '2,34s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+usage() {
+	sed -n '2,34s/^# \{0,1\}//p' "$0"
+}
+
+case ${1:-} in -h | --help) usage; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 DIE_STATUS=2
@@ -44,10 +48,6 @@ DIE_STATUS=2
 LAB_DIR=$BENCH_DIR/lab
 # shellcheck source=bench/lab/lava.sh
 . "$LAB_DIR/lava.sh"
-
-usage() {
-	sed -n '2,34s/^# \{0,1\}//p' "$0"
-}
 
 # config_artifacts CONFIG DIR: what a job of CONFIG deploys from its build.
 config_artifacts() {

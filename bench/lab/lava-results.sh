@@ -30,7 +30,11 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-case ${1:-} in -h | --help) sed -n '2,30s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+usage() {
+	sed -n '2,30s/^# \{0,1\}//p' "$0"
+}
+
+case ${1:-} in -h | --help) usage; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 DIE_STATUS=2
@@ -40,10 +44,6 @@ DIE_STATUS=2
 . "$BENCH_DIR/lab/lava.sh"
 
 SPLAT_RE="^\\[ *[0-9]+\\.[0-9]+\\] ($(cat "$BENCH_DIR/guest/kernel-report.ere"))"
-
-usage() {
-	sed -n '2,30s/^# \{0,1\}//p' "$0"
-}
 
 # normalise JSON: the input as {form, results, console}: every result as
 # {suite, case, id, result, measurement, units, error}, id the monitor's

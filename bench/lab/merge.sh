@@ -19,7 +19,11 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-case ${1:-} in -h | --help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+usage() {
+	sed -n '2,19s/^# \{0,1\}//p' "$0"
+}
+
+case ${1:-} in -h | --help) usage; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 DIE_STATUS=2
@@ -30,10 +34,6 @@ DIE_STATUS=2
 # that measured (this project's commit, QEMU), and under kvm and tcg,
 # where the host's speed is in every number, the host's CPU.
 MATRIX_KEYS="ACCEL CONFIGS STATES BASELINE REPEATS SEED BOOTS WORKLOADS SOFTIRQ_WORKLOADS FIO_RUNTIME FIO_RAMP FIO_IOS PLUGIN KERNEL_SOURCE SERIES_SHA256 GIT_COMMIT QEMU"
-
-usage() {
-	sed -n '2,19s/^# \{0,1\}//p' "$0"
-}
 
 # check_piece DIR: a piece of "bench.sh --job", or die saying what it lacks.
 check_piece() {

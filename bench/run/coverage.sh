@@ -20,7 +20,18 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-case ${1:-} in -h | --help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+# usage [STATUS]: the help above; on stdout for -h, else on stderr.
+usage() {
+	local status=${1:-1}
+	if [[ $status == 0 ]]; then
+		sed -n '2,19s/^# \{0,1\}//p' "$0"
+	else
+		sed -n '7s/^# *//p' "$0" >&2
+	fi
+	exit "$status"
+}
+
+case ${1:-} in -h | --help) usage 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 # shellcheck source=bench/lib/results.sh
@@ -35,17 +46,6 @@ export FUZZ_SEED=${FUZZ_SEED:-1}
 # The tracefiles keep only these sources (the rest of the counts are the
 # inline helpers of headers that the two objects use).
 SOURCES=(block/error-injection.c block/error-injection.h block/blk-core.c)
-
-# usage [STATUS]: the help above; on stdout for -h, else on stderr.
-usage() {
-	local status=${1:-1}
-	if [[ $status == 0 ]]; then
-		sed -n '2,19s/^# \{0,1\}//p' "$0"
-	else
-		sed -n '7s/^# *//p' "$0" >&2
-	fi
-	exit "$status"
-}
 
 check_args() {
 	[[ $FUZZ_SECONDS =~ ^[0-9]+$ && $FUZZ_SECONDS -ge 1 ]] ||

@@ -10,13 +10,13 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-case ${1:-} in -h | --help) sed -n '2,9s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
-# shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
-
 usage() {
 	sed -n '2,9s/^# \{0,1\}//p' "$0"
 }
+
+case ${1:-} in -h | --help) usage; exit 0 ;; esac
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
 
 # boot_once CONFIG ACCEL OUTDIR: one boot; its status lands in OUTDIR/meta.
 boot_once() {

@@ -167,7 +167,6 @@ main() {
 	base) cmd_base ;;
 	modules) [[ $# -eq 2 ]] || die "usage: image.sh modules CONFIG"; check_configs "$2"; cmd_modules "$2" ;;
 	modules-archive) [[ $# -eq 2 && -f $2 ]] || die "usage: image.sh modules-archive ARCHIVE (a file)"; cmd_modules_archive "$2" ;;
-	-h | --help) sed -n '2,14s/^# \{0,1\}//p' "$0" ;;
 	*) die "usage: image.sh base | modules CONFIG | modules-archive ARCHIVE" ;;
 	esac
 }
