@@ -20,6 +20,9 @@ if (!exists("sub4")) sub4 = ''
 if (!exists("sub5")) sub5 = ''
 if (!exists("sub6")) sub6 = ''
 if (!exists("W")) W = 1000          # px; README shows it at ~800 px
+# the tallest figure (px) whose text still reads at 100% beside the others:
+# a figure that would be taller puts its panels two a row (catplot.gp)
+if (!exists("HMAX")) HMAX = 1600
 
 fontname = 'DejaVu Sans'
 fs_base = 13                        # key, axis labels

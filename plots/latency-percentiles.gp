@@ -33,6 +33,12 @@ nrows = int((n + ncols - 1) / ncols)
 ph = 370                    # per row of panels, with the x tic labels (px)
 bot = 90                    # below the last row: three-line x tic labels
 gap = 145                   # between rows: tic labels and the next title
+# rows shorter (plot areas down to 150 px) where they would make the
+# figure taller than HMAX (common.gp)
+if (hdr + nrows * ph > HMAX) {
+	ph = floor((HMAX - hdr) / nrows)
+	ph = (ph < gap + 150) ? gap + 150 : ph
+}
 H = 1.0 * (hdr + nrows * ph)
 eval setterm(int(W), int(H))
 set output out
@@ -47,6 +53,13 @@ set ylabel 'latency (ns)' font F_base
 set xtics nomirror scale 0 font F_tics
 set ytics nomirror (1000, 2000, 3000, 5000, 1e4, 2e4, 3e4, 5e4, 1e5, 2e5, 3e5, 5e5, 1e6, 2e6, 3e6, 5e6, 1e7, 2e7, 3e7, 5e7, 1e8)
 set ytics font F_tics
+# y tics 1-2-3-5 a decade, or 1-3, or 1, whichever keeps neighbouring
+# labels at least 20 px apart on a panel spanning these decades
+ticsA = "1000, 2000, 3000, 5000, 1e4, 2e4, 3e4, 5e4, 1e5, 2e5, 3e5, 5e5, 1e6, 2e6, 3e6, 5e6, 1e7, 2e7, 3e7, 5e7, 1e8"
+ticsB = "1000, 3000, 1e4, 3e4, 1e5, 3e5, 1e6, 3e6, 1e7, 3e7, 1e8"
+ticsC = "1000, 1e4, 1e5, 1e6, 1e7, 1e8"
+ytics_for(decades) = ((ph - gap) / decades * log10(1.5) >= 20) ? ticsA \
+	: ((ph - gap) / decades * log10(3) >= 20) ? ticsB : ticsC
 do for [k=1:n] {
 	dat = sprintf('%s.%d.dat', prefix, k)
 	load sprintf('%s.%d.gp', prefix, k)
@@ -59,6 +72,7 @@ do for [k=1:n] {
 	set title ptitle font F_panel offset 0, -0.3
 	ybot = pymin / 1.6
 	set yrange [ybot : pymax * 2.5]
+	eval 'set ytics (' . ytics_for(log10(pymax * 2.5 / ybot)) . ')'
 	if (random) {
 		set label 1 "random (tcg-icount):\nnot comparable across rows" \
 			at graph 0.04, graph 0.96 left front font F_small tc rgb '#444444'

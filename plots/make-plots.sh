@@ -321,7 +321,19 @@ if ((info[npanels] > 0)); then
 		# random class: no interval, no verdict (open symbols)
 		s2="open symbols: change of the median IOPS (random: no interval, no verdict)"
 	else
-		s2="change of the median, < 0 = fewer IOPS; bars: the change's interval (repeats' range or Hodges-Lehmann CI)"
+		# the bars are benchstat's interval: the repeats' range, the
+		# Hodges-Lehmann CI, or, with one run a side under icount, a
+		# repeatability margin (no CI: say so, not "CI")
+		if ((info[nbars] == 0)); then
+			bars="no error bars (each change's interval is one point or none)"
+		elif ((info[nsingle] == info[nbars])); then
+			bars="bars: ±${info[singlehw]}% icount repeatability (one run a side: no CI)"
+		elif ((info[nsingle] > 0)); then
+			bars="bars: the change's interval (repeats' range, Hodges-Lehmann CI, or ±${info[singlehw]}% icount repeatability with one run a side)"
+		else
+			bars="bars: the change's interval (repeats' range or Hodges-Lehmann CI)"
+		fi
+		s2="change of the median, < 0 = fewer IOPS; $bars"
 		((info[nrandom] == 0)) || s2+="; open symbols: random, no interval"
 	fi
 	s2+="; shaded: ±$threshold% threshold"

@@ -21,7 +21,20 @@
 #                  row; rnd 1: a random-class row, drawn as an open symbol)
 #   PREFIX.pK.gp   ptitle, x range/tics, group separators, boxwidth,
 #                  pymin/pymax (panel data range incl. CIs), pcut (1: the
-#                  panel's y axis is cut at +-clip, see below)
+#                  panel's y axis is cut at +-clip, see below), and the
+#                  panel's cell when catplot.gp draws a grid of two
+#                  columns (a figure one column would make too tall):
+#                  pgrow, pgcol, and the x tics for that width (state
+#                  names wrapped on up to pglines lines, set when grid is
+#                  1).  A grid row holds the workloads of one group (the
+#                  name without its "-qdN..." tail: mq-randread-qd1 and
+#                  mq-randread-qd32 are the mq view's), two a row; two
+#                  groups of one workload each share a row.  The PREFIX.info
+#                  line nsingle counts the error bars that are benchstat's
+#                  icount repeatability interval of one run a side (a
+#                  deterministic guest-time row with n < 2 on either side;
+#                  singlehw: its half width in %, as a ratio), nbars all
+#                  error bars
 #   -v randomwl=REGEX: the guest-time rows (iops, insns_per_io, lat_ns) of
 #                  the workloads matching REGEX are random too (make-plots.sh:
 #                  the run's SMP_WORKLOADS, or the 2-vCPU mq-* workloads
@@ -110,6 +123,47 @@ function numsort(list,   n, a, i, j, t, out) {
 # whitespace-free token for space-separated lists and data files
 function tok(s) { gsub(/[ \t"']/, "_", s); return s }
 
+# S safe inside a gnuplot double-quoted string: a backslash or double
+# quote becomes "_" (wrapped() adds the "\n" escapes afterwards)
+function dqsafe(s) { gsub(/[\\"]/, "_", s); return s }
+
+# wrapped(S, W): S on lines of at most W characters (longer words stay
+# whole), broken after a space or a "/", as few lines as greedy filling
+# needs and, for those, the narrowest width (balanced lines); WRAPN is the
+# number of lines, the result joined with "\n" (gnuplot's escape)
+function wrapfill(s, w,   n, i, c, word, words, join, line, out, k) {
+	n = 0; word = ""
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		if (c == " ") { if (word != "") { words[++n] = word; join[n] = " " }; word = "" }
+		else if (c == "/") { words[++n] = word c; join[n] = ""; word = "" }
+		else word = word c
+	}
+	if (word != "") { words[++n] = word; join[n] = "" }
+	out = ""; line = ""; WRAPN = 0
+	for (k = 1; k <= n; k++) {
+		if (line != "" && length(line join[k - 1] words[k]) > w) {
+			out = out (WRAPN ? "\\n" : "") line; WRAPN++; line = words[k]
+		} else
+			line = line (line == "" ? "" : join[k - 1]) words[k]
+	}
+	if (line != "") { out = out (WRAPN ? "\\n" : "") line; WRAPN++ }
+	return out
+}
+function wrapped(s, w,   best, nl, t) {
+	best = wrapfill(s, w); nl = WRAPN
+	for (t = w - 1; t >= 1; t--) {
+		wrapfill(s, t)
+		if (WRAPN > nl) break
+		best = wrapfill(s, t)
+	}
+	WRAPN = nl
+	return best
+}
+
+# the group of workload W: W without its "-qdN..." tail
+function wgroup(w) { sub(/-qd[0-9]+.*$/, "", w); return w }
+
 BEGIN {
 	FS = ","
 	# rules mode: configs side by side (a factor 1.3 is ~12 px on the log
@@ -170,12 +224,18 @@ function vcols() {
 function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f, g,
                    tics, sep, first, nsel, levels, ns, det, base, ymin, ymax, maxlen,
                    ncat, catof, pmin, pmax, keyc, keyi, keyset, lab, st, rot, nerr, vmn, vmx, fvmin, fvmax,
-                   rnd, nrnd, nin, nout, pcut, ncut, note, pnote, nnote) {
+                   rnd, nrnd, nin, nout, pcut, ncut, note, pnote, nnote,
+                   gsize, gtics, glines, gmaxc, grow, gcol, gprev, bn, nbars, nsingle, hwsum,
+                   ngrp, gname, nword, word, kw) {
 	vcols()
 	info = prefix ".info"
 	nsel = 0; maxk = 1; levels = ""; ns = ""; det = 0; base = ""; nrnd = 0; ncut = 0
+	nbars = 0; nsingle = 0; hwsum = 0
 	for (r = 1; r <= nrows; r++) {
-		if (R_m[r] == metric && R[r, "verdict"] == "baseline") { base = R_c[r] "/" R_s[r]; baselabel = statelabel(R_s[r]) }
+		if (R_m[r] == metric && R[r, "verdict"] == "baseline") {
+			base = R_c[r] "/" R_s[r]; baselabel = statelabel(R_s[r])
+			bn[R_w[r]] = R[r, "n"]
+		}
 		if (R_m[r] != metric || !isnum(R[r, VY])) continue
 		sel[r] = 1; nsel++
 		w = widx[R_w[r]]; si = sidx[R_s[r]]; ci = cidx[R_c[r]]
@@ -189,19 +249,44 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 	if (nsel == 0) { print "npanels=0" > info; close(info); return }
 
 	slot = 0.8 / maxk
-	np = 0
-	for (w = 1; w <= nwl; w++) {
-		if (!have[w]) continue
+	# the workloads of each group, for the grid of two columns; panels in
+	# the order of the groups' first appearance, then the workloads'
+	ngrp = 0
+	for (w = 1; w <= nwl; w++)
+		if (have[w] && !(wgroup(wname[w]) in gsize)) {
+			gsize[wgroup(wname[w])] = 0
+			gname[++ngrp] = wgroup(wname[w])
+		}
+	nword = 0
+	for (k = 1; k <= ngrp; k++)
+		for (w = 1; w <= nwl; w++)
+			if (have[w] && wgroup(wname[w]) == gname[k]) { gsize[gname[k]]++; word[++nword] = w }
+	np = 0; grow = 0; gcol = 2; gprev = ""
+	for (kw = 1; kw <= nword; kw++) {
+		w = word[kw]
 		p = ++np
+		# its cell: the second of the row for the next workload of the
+		# same group, or for a group of one after another group of one
+		if (gcol == 1 && (wgroup(wname[w]) == gprev || (gsize[gprev] == 1 && gsize[wgroup(wname[w])] == 1)))
+			gcol = 2
+		else { grow++; gcol = 1 }
+		gprev = wgroup(wname[w])
 		f = prefix ".p" p ".dat"; g = prefix ".p" p ".gp"
 		# categories: the states this panel has, in global order
 		ncat = 0; tics = ""; sep = ""; maxlen = 0; pnote = 0
+		for (si = 1; si <= nst; si++) if (hs[w, si]) ncat++
+		# in a grid cell (~400 px of plot width) the state names are
+		# wrapped to the width of their category (~8.5 px per character)
+		gmaxc = int(390 / ncat / 8.5); gtics = ""; glines = 1
+		ncat = 0
 		for (si = 1; si <= nst; si++) {
 			if (!hs[w, si]) continue
 			catof[si] = ncat
 			lab = statelabel(sname[si])
 			if (length(lab) > maxlen) maxlen = length(lab)
 			tics = tics (ncat ? ", " : "") q(lab) " " ncat
+			gtics = gtics (ncat ? ", " : "") "\"" wrapped(dqsafe(lab), gmaxc) "\" " ncat
+			if (WRAPN > glines) glines = WRAPN
 			if (ncat) sep = sep sprintf("set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#bbbbbb' dt 3 back\n", ncat - 0.5, ncat - 0.5)
 			ncat++
 		}
@@ -223,7 +308,14 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 				# a random-class row has no interval to show (no verdict)
 				if (rnd) { lo = "NaN"; hi = "NaN"; nrnd++ }
 				if (lo != "NaN" && hi != "NaN" && lo == hi) { lo = "NaN"; hi = "NaN" }
-				if (lo != "NaN" && hi != "NaN") nerr++
+				if (lo != "NaN" && hi != "NaN") {
+					nerr++; nbars++
+					# benchstat's interval for one run a side (guest time under icount)
+					if (val == "rel" && R[r, "class"] == "deterministic" && (R[r, "n"] + 0 < 2 || (R_w[r] in bn && bn[R_w[r]] + 0 < 2))) {
+						# its half width as a ratio (benchstat adds it in log space)
+						nsingle++; hwsum += (exp((log(1 + hi / 100) - log(1 + lo / 100)) / 2) - 1) * 100
+					}
+				}
 				if (clip > 0 && (y > clip || y < -clip)) nout++; else nin++
 				note = ticnote != "" && rnd ? tnote(r) : ""
 				if (note != "") { pnote = 1; nnote++ }
@@ -252,7 +344,9 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 		ncut += pcut
 		printf "pcut = %d\npnote = %d\n", pcut, pnote > g
 		printf "set xrange [-0.5:%g]\n", ncat - 0.5 > g
-		printf "set xtics nomirror scale 0 %s (%s)\n", rot, tics > g
+		printf "pgrow = %d\npgcol = %d\npglines = %d\n", grow, gcol, glines > g
+		printf "if (grid) {\n\tset xtics nomirror scale 0 norotate center (%s)\n} else {\n", gtics > g
+		printf "\tset xtics nomirror scale 0 %s (%s)\n}\n", rot, tics > g
 		printf "unset arrow\n%s", sep > g
 		printf "pbw = %.6f\nset boxwidth pbw absolute\n", slot * 0.85 > g
 		close(g)
@@ -264,6 +358,7 @@ function do_cat(   r, k, w, si, ci, np, p, key, maxk, slot, cnt, x, y, lo, hi, f
 	printf "keyconf=%s\nkeycidx=%s\n", keyc, keyi > info
 	printf "levels=%s\nnvals=%s\n", numsort(L["lv"]), numsort(L["n"]) > info
 	printf "ndet=%d\nnsel=%d\nnrandom=%d\nncut=%d\nnnote=%d\n", det, nsel, nrnd, ncut, nnote > info
+	printf "nbars=%d\nnsingle=%d\nsinglehw=%s\n", nbars, nsingle, nsingle ? sprintf("%.1f", hwsum / nsingle) : "" > info
 	printf "ymin=%.10g\nymax=%.10g\n", ymin, ymax > info
 	printf "vmin=%.10g\nvmax=%.10g\n", fvmin, fvmax > info
 	printf "baseline=%s\nbaselabel=%s\n", base, baselabel > info

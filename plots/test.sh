@@ -481,12 +481,71 @@ run env PLOTS_RANGES="$tmp/ranges" "$mvp" "$v/lat8" "$v/lat8/out"
 check "views: latency of 8 workloads: exit 0, nothing on stderr" eq "$rc:$(wc -c <"$tmp/err")" 0:0
 png_height() { od -An -tu1 -j20 -N4 "$1" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }'; }
 h=$(png_height "$v/lat8/out/latency-percentiles.png")
-check "views: latency of 8 workloads is at most 1700 px tall ($h)" awk_true "$h <= 1700"
+check "views: latency of 8 workloads is at most 1600 px tall ($h)" awk_true "$h <= 1600"
 check "views: latency is 1000 px wide" eq "$(png_width "$v/lat8/out/latency-percentiles.png")" 1000
 minfont=$(grep -o 'font-size="[0-9.]*"' "$v/lat8/out/latency-percentiles.svg" | tr -dc '0-9.\n' | sort -n | head -1)
 check "views: latency: no text smaller than the other figures' smallest (13.3 in the SVG; ${minfont:-none})" \
 	awk_true "${minfont:-0} >= 13.3"
 check "views: latency: 8 panels drawn" eq "$(grep -c '^latency-percentiles|' "$tmp/ranges")" 8
+
+# a run of nine workloads in five groups (the views run: layout-, mq-,
+# poll-, plain and count-randread-qd*): one column would be ~3000 px tall
+# (issue 26), so the panels go two a row, a group a row, at most 1600 px
+g9=$tmp/grid9
+awk -F, -v OFS=, 'NR == 1 { print; next }
+	($1 == "off" || $1 == "on") && ($2 == "off" || $2 == "key-off" || $2 == "key-on-other" || $2 == "rules-1") {
+		w = $3
+		n = split("layout- mq- poll- x count-", v, " ")
+		for (i = 1; i <= n; i++) {
+			if (v[i] == "count-" && w != "randread-qd1") continue
+			$3 = (v[i] == "x" ? "" : v[i]) w; print
+		}
+	}' "$data/summary.csv" | mkres "$g9"
+run env PLOTS_KEEP_TMP=1 "$mp" "$g9" "$g9/out"
+d=$(kept_dir)
+check "grid: exit 0, nothing on stderr but the kept directory" \
+	eq "$rc:$(grep -vc '^make-plots.sh: keeping' "$tmp/err")" 0:0
+for n in iops relative insns-per-call; do
+	h=$(png_height "$g9/out/$n.png")
+	check "grid: $n of 9 workloads is at most 1600 px tall ($h)" awk_true "${h:-9999} <= 1600"
+	check "grid: $n is 1000 px wide" eq "$(png_width "$g9/out/$n.png")" 1000
+done
+check "grid: one y axis label for the figure (not one a panel)" \
+	eq "$(grep -c '>IOPS (guest time = instruction count)<' "$g9/out/iops.svg")" 1
+check "grid: a group's two workloads share a row (mq-randread-qd32: row 2, column 2)" \
+	eq "$(grep -h '^pgrow\|^pgcol' "$d/iops.p4.gp" | tr '\n' ' ')" 'pgrow = 2 pgcol = 2 '
+check "grid: a group starts a row (count-randread-qd1: row 5, column 1)" \
+	eq "$(grep -h '^pgrow\|^pgcol' "$d/iops.p9.gp" | tr '\n' ' ')" 'pgrow = 5 pgcol = 1 '
+check "grid: state names wrapped to the cell, not rotated" \
+	has "$d/iops.p1.gp" '"rule on\nother disk"'
+minfont=$(grep -ho 'font-size="[0-9.]*"' "$g9/out"/*.svg | tr -dc '0-9.\n' | sort -n | head -1)
+check "grid: no text smaller than the one-column figures' smallest (13.3 in the SVG; ${minfont:-none})" \
+	awk_true "${minfont:-0} >= 13.3"
+# the fixture's two workloads stay one column: a y label a panel
+check "one column below 1600 px: the fixture keeps a y label a panel" \
+	eq "$(grep -c '>IOPS (guest time = instruction count)<' "$o/iops.svg")" 2
+[[ -n $d ]] && rm -rf "$d"
+
+# relative with one run a side (make quick under icount): the bars are
+# benchstat's +-0.5% repeatability margin, not a CI or a repeats' range
+r=$tmp/n1
+awk -F, -v OFS=, "$COLUMNS_AWK"'
+	NR == 1 { print; next }
+	{ $c["n"] = 1; $c["ci_lo"] = ""; $c["ci_hi"] = ""; $c["ci_level"] = "" }
+	$4 == "iops" && $c["rel_change_pct"] != "" {
+		l = log(1 + $c["rel_change_pct"] / 100)
+		$c["rel_ci_lo_pct"] = (exp(l - log(1.005)) - 1) * 100
+		$c["rel_ci_hi_pct"] = (exp(l + log(1.005)) - 1) * 100
+	}
+	{ print }' "$data/summary.csv" | mkres "$r"
+run "$mp" "$r" "$r/out"
+check "n=1: exit 0" eq "$rc" 0
+check "n=1: relative names its bars the ±0.5% icount repeatability" \
+	has "$r/out/relative.svg" 'bars: ±0.5% icount repeatability (one run a side: no CI)'
+check "n=1: relative promises no repeats' range or CI" not_has "$r/out/relative.svg" 'Hodges-Lehmann'
+check "fixture (n=5): relative's bars are the change's interval" \
+	has "$o/relative.svg" "bars: the change's interval (repeats' range or Hodges-Lehmann CI)"
+
 # no subtitle line cut to the canvas ("…": fit() shortened it) in any
 # figure made above, the views' included (issue 26: the cut fourth line)
 check "no figure has a subtitle line cut short" \
