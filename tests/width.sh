@@ -106,7 +106,10 @@ reports() {
 	cp "$static_run/meta.json" "$tmp/slow/"
 	awk -F, -v OFS=, 'NR > 1 && $2 == "on" && $3 == "key-off" && $4 ~ /^count-/ && $7 == "insns_per_call" { $8 += 2 } { print }' \
 		"$static_run/runs.csv" >"$tmp/slow/runs.csv"
-	"$repo/bench/stats/compare.sh" "$static_run" "$tmp/slow" >"$tmp/compare.out" 2>/dev/null || rc=$?
+	# Relative to the checkout: compare.sh's first line names the runs as
+	# given, so an absolute path would make the width depend on the clone's.
+	(cd "$repo" && bench/stats/compare.sh "${static_run#"$repo"/}" "$tmp/slow") \
+		>"$tmp/compare.out" 2>/dev/null || rc=$?
 	check "compare.sh on the planted change exits 1 (got $rc)" test "$rc" = 1
 	check "  ... its row: REGRESSION, +2 instructions per call" grep -Eq \
 		'^on/key-off/count-randread-qd1/insns_per_call n 1\+1: 43 -> 45: REGRESSION slower: \+2 instructions per call ' \
