@@ -17,6 +17,9 @@ TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 TEST_CONFIGS=${TEST_CONFIGS:-debug on}
 TEST_TIMEOUT=${TEST_TIMEOUT:-1800}
+# Where a failed guest test's files go, as blktests keeps results/:
+# CONFIG/TEST.out.bad (its output), .dmesg (its kernel log), .status.
+TEST_RESULTS=${TEST_RESULTS:-$TESTS_DIR/results}
 PASSED=0
 FAILED=0
 SKIPPED=0
@@ -218,26 +221,53 @@ run_guest_tests() {
 	done
 }
 
+# save_test_files LOG DIR: the files the guest runner sent for its failed
+# tests (base64 between "=== out.bad|dmesg|status TEST ===" and
+# "=== end ===") into DIR/TEST.out.bad, DIR/TEST.dmesg, DIR/TEST.status.
+save_test_files() {
+	local f
+	mkdir -p "$2"
+	awk -v dir="$2" '
+		/^=== end ===$/ { if (file != "") close(file); file = ""; next }
+		/^=== (out\.bad|dmesg|status) [^ \/]+ ===$/ { file = dir "/" $3 "." $2 ".b64"; printf "" >file; next }
+		file != "" { print >file }
+	' "$1"
+	for f in "$2"/*.b64; do
+		[[ -e $f ]] || continue
+		base64 -d "$f" >"${f%.b64}"
+		rm -f "$f"
+	done
+}
+
 # guest_boot CONFIG OUT TEST...: boot CONFIG once into OUT, run the TESTs
-# in order, report each.  GUEST_ENV="K=V ..." gives the tests more
-# variables (tests/mutants/run.sh: STRESS_PROGRESS=1).
+# in order, report each; a failed one's files go to TEST_RESULTS/CONFIG
+# (those of an earlier run of each TEST are removed first).
+# GUEST_ENV="K=V ..." gives the tests more variables (tests/mutants/run.sh:
+# STRESS_PROGRESS=1).
 guest_boot() {
 	local cfg=$1 out=$2 status=0 gate line name verdict detail alone='' what kv
+	local saved=$TEST_RESULTS/$1 bad
 	local -A reported=()
 	local -a envs=()
 	shift 2
+	for name in "$@"; do
+		rm -f "$saved/$name.out.bad" "$saved/$name.dmesg" "$saved/$name.status"
+	done
 	for kv in ${GUEST_ENV:-}; do envs+=(-e "$kv"); done
 	what="$# tests"
 	[[ $# -ne 1 ]] || { alone="$1: "; what="$1 alone"; }
 	gate=$(gate_site "$(kernel_build_dir "$cfg")" || true)
 	log "tests: booting $cfg for $what (gate site ${gate:-none})"
 	"$BENCH_DIR/vm/run-guest" -c "$cfg" -s 2 -t "$TEST_TIMEOUT" -o "$out" \
-		-f "$TESTS_DIR" -e "BENCH_GATE_ADDR=$gate" -e "TESTS=$*" "${envs[@]}" \
+		-f "$TESTS_DIR/block" -f "$TESTS_DIR/lib" -e "BENCH_GATE_ADDR=$gate" -e "TESTS=$*" "${envs[@]}" \
 		"$TESTS_DIR/guest/run-tests.sh" || status=$?
+	save_test_files "$out/result.log" "$saved"
 	while IFS= read -r line; do
 		if [[ $line =~ ^TEST\ ([^ ]+)\ (PASS|FAIL|SKIP)\ ?(.*)$ ]]; then
 			name=${BASH_REMATCH[1]} verdict=${BASH_REMATCH[2]} detail=${BASH_REMATCH[3]}
 			reported[$name]=1
+			bad=$saved/$name.out.bad
+			[[ $verdict != FAIL || ! -f $bad ]] || detail+=" (see ${bad#"$REPO_DIR"/})"
 			result "$cfg/$name" "$verdict" "$detail"
 		elif [[ $line == "    "* ]]; then
 			printf '%s\n' "$line"

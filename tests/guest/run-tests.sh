@@ -1,11 +1,14 @@
 #!/bin/sh
-# Guest side of the test runner: runs each test in /bench/tests/block, in
+# Guest side of the test runner: runs each test in /bench/block, in
 # order, compares its output with the golden .out file, checks the kernel
 # log for reports after each test, and prints one "TEST name RESULT" line
 # per test (details indented below a failure).  A test whose requires()
 # (tests/lib/rc) gives reasons is not run: "TEST name SKIP not run: REASONS".
+# A failed test's output, kernel log and status go to the host before its
+# line, each a block of base64 between "=== out.bad|dmesg|status name ==="
+# and "=== end ===" (tests/run.sh writes them to tests/results/CONFIG/).
 set -u
-cd /bench/tests/block || exit 1
+cd /bench/block || exit 1
 # shellcheck source=tests/lib/rc
 . ../lib/rc
 # What counts as a kernel report: the runner's expression, in the image.
@@ -30,6 +33,13 @@ skip_reasons() {
 		requires
 		echo "$SKIP_REASONS"
 	)
+}
+
+# send NAME FILE: FILE to the host as a block of the result log.
+send() {
+	echo "=== $1 ==="
+	base64 "$2"
+	echo "=== end ==="
 }
 
 for t in ${TESTS:-$(all_tests)}; do
@@ -57,6 +67,10 @@ for t in ${TESTS:-$(all_tests)}; do
 	if [ -z "$reason" ]; then
 		echo "TEST $t PASS $took"
 	else
+		printf 'verdict=FAIL\nreason=%s\nexit_status=%s\ntook=%s\n' "$reason" "$rc" "$took" >"/tmp/out/$t.status"
+		send "out.bad $t" "/tmp/out/$t"
+		send "dmesg $t" "/tmp/out/$t.dmesg"
+		send "status $t" "/tmp/out/$t.status"
 		echo "TEST $t FAIL $reason"
 		if [ -s "/tmp/out/$t.diff" ]; then
 			sed 's/^/    /' "/tmp/out/$t.diff"
