@@ -106,6 +106,7 @@ run_host_tests() {
 	host_test "static answer: polarity, state check, objdump diff" bash "$TESTS_DIR/static-test.sh"
 	host_test "eifuzz's model tables are the documentation's" bash "$TESTS_DIR/model-tables.sh"
 	host_test "README at most 250 lines, its expected result first, doc links resolve" bash "$TESTS_DIR/doc-check.sh"
+	host_test "guest tests declare themselves; tests/README.md's table is theirs" bash "$TESTS_DIR/host/tests-table.sh"
 	host_test "make clean-cache removes what the suite made, only that" bash "$TESTS_DIR/host/clean-cache.sh"
 	host_test "committed runs are read-only to make plots, report, disasm" bash "$TESTS_DIR/host/committed-runs.sh"
 	host_test "every committed report and figure made again 3 times: same bytes" bash "$TESTS_DIR/host/report-determinism.sh"
