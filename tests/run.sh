@@ -123,18 +123,35 @@ seed_overlap_test() {
 	fi
 }
 
+# runner_output OUT ERRLOG: what a runner check's golden file holds: the
+# verdict, the guest script's output and run-guest's own lines on stderr
+# (not the console's tail, its progress lines or their times).
+runner_output() {
+	sed -n 's/^verdict=/verdict: /p' "$1/meta"
+	sed 's/^/result: /' "$1/result.log"
+	grep -E '^(run-guest: |--- )' "$2" | sed "s|$1/|OUT/|g"
+}
+
 # expect_runner NAME STATUS VERDICT_RE RUN-GUEST-ARGS...: the runner must
-# exit with STATUS, say VERDICT_RE and show the console's tail.
+# exit with STATUS, say VERDICT_RE and show the console's tail, and what
+# it says must be tests/runner/NAME.out (else TEST_RESULTS/runner/NAME.out.bad).
 expect_runner() {
-	local name=$1 want=$2 re=$3 out got=0 errlog
+	local name=$1 want=$2 re=$3 out got=0 errlog bad diff=''
 	shift 3
 	out=$CACHE/test-runs/runner-$name
+	bad=$TEST_RESULTS/runner/$name.out.bad
 	errlog=$(mktemp)
+	rm -f "$bad"
 	"$BENCH_DIR/vm/run-guest" -c on -o "$out" "$@" >/dev/null 2>"$errlog" || got=$?
-	if [[ $got == "$want" ]] && grep -Eq "$re" "$out/meta" && grep -q -- '--- last 40 lines' "$errlog"; then
+	if ! runner_output "$out" "$errlog" | cmp -s - "$TESTS_DIR/runner/$name.out"; then
+		mkdir -p "${bad%/*}"
+		runner_output "$out" "$errlog" >"$bad"
+		diff="; output differs from tests/runner/$name.out, see ${bad#"$REPO_DIR"/}"
+	fi
+	if [[ $got == "$want" && -z $diff ]] && grep -Eq "$re" "$out/meta" && grep -q -- '--- last 40 lines' "$errlog"; then
 		result "runner/$name" PASS
 	else
-		result "runner/$name" FAIL "(exit $got, want $want; $(sed -n 's/^verdict=//p' "$out/meta"))"
+		result "runner/$name" FAIL "(exit $got, want $want; $(sed -n 's/^verdict=//p' "$out/meta")$diff)"
 		tail -n 5 "$errlog" | sed 's/^/    /'
 	fi
 	rm -f "$errlog"
