@@ -17,6 +17,9 @@ TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 TEST_CONFIGS=${TEST_CONFIGS:-debug on}
 TEST_TIMEOUT=${TEST_TIMEOUT:-1800}
+# Where a failed guest test's files go, as blktests keeps results/:
+# CONFIG/TEST.out.bad (its output), .dmesg (its kernel log), .status.
+TEST_RESULTS=${TEST_RESULTS:-$TESTS_DIR/results}
 PASSED=0
 FAILED=0
 SKIPPED=0
@@ -103,6 +106,7 @@ run_host_tests() {
 	host_test "static answer: polarity, state check, objdump diff" bash "$TESTS_DIR/static-test.sh"
 	host_test "eifuzz's model tables are the documentation's" bash "$TESTS_DIR/model-tables.sh"
 	host_test "README at most 250 lines, its expected result first, doc links resolve" bash "$TESTS_DIR/doc-check.sh"
+	host_test "guest tests declare themselves; tests/README.md's table is theirs" bash "$TESTS_DIR/host/tests-table.sh"
 	host_test "make clean-cache removes what the suite made, only that" bash "$TESTS_DIR/host/clean-cache.sh"
 	host_test "committed runs are read-only to make plots, report, disasm" bash "$TESTS_DIR/host/committed-runs.sh"
 	host_test "every committed report and figure made again 3 times: same bytes" bash "$TESTS_DIR/host/report-determinism.sh"
@@ -119,18 +123,35 @@ seed_overlap_test() {
 	fi
 }
 
+# runner_output OUT ERRLOG: what a runner check's golden file holds: the
+# verdict, the guest script's output and run-guest's own lines on stderr
+# (not the console's tail, its progress lines or their times).
+runner_output() {
+	sed -n 's/^verdict=/verdict: /p' "$1/meta"
+	sed 's/^/result: /' "$1/result.log"
+	grep -E '^(run-guest: |--- )' "$2" | sed "s|$1/|OUT/|g"
+}
+
 # expect_runner NAME STATUS VERDICT_RE RUN-GUEST-ARGS...: the runner must
-# exit with STATUS, say VERDICT_RE and show the console's tail.
+# exit with STATUS, say VERDICT_RE and show the console's tail, and what
+# it says must be tests/runner/NAME.out (else TEST_RESULTS/runner/NAME.out.bad).
 expect_runner() {
-	local name=$1 want=$2 re=$3 out got=0 errlog
+	local name=$1 want=$2 re=$3 out got=0 errlog bad diff=''
 	shift 3
 	out=$CACHE/test-runs/runner-$name
+	bad=$TEST_RESULTS/runner/$name.out.bad
 	errlog=$(mktemp)
+	rm -f "$bad"
 	"$BENCH_DIR/vm/run-guest" -c on -o "$out" "$@" >/dev/null 2>"$errlog" || got=$?
-	if [[ $got == "$want" ]] && grep -Eq "$re" "$out/meta" && grep -q -- '--- last 40 lines' "$errlog"; then
+	if ! runner_output "$out" "$errlog" | cmp -s - "$TESTS_DIR/runner/$name.out"; then
+		mkdir -p "${bad%/*}"
+		runner_output "$out" "$errlog" >"$bad"
+		diff="; output differs from tests/runner/$name.out, see ${bad#"$REPO_DIR"/}"
+	fi
+	if [[ $got == "$want" && -z $diff ]] && grep -Eq "$re" "$out/meta" && grep -q -- '--- last 40 lines' "$errlog"; then
 		result "runner/$name" PASS
 	else
-		result "runner/$name" FAIL "(exit $got, want $want; $(sed -n 's/^verdict=//p' "$out/meta"))"
+		result "runner/$name" FAIL "(exit $got, want $want; $(sed -n 's/^verdict=//p' "$out/meta")$diff)"
 		tail -n 5 "$errlog" | sed 's/^/    /'
 	fi
 	rm -f "$errlog"
@@ -218,26 +239,53 @@ run_guest_tests() {
 	done
 }
 
+# save_test_files LOG DIR: the files the guest runner sent for its failed
+# tests (base64 between "=== out.bad|dmesg|status TEST ===" and
+# "=== end ===") into DIR/TEST.out.bad, DIR/TEST.dmesg, DIR/TEST.status.
+save_test_files() {
+	local f
+	mkdir -p "$2"
+	awk -v dir="$2" '
+		/^=== end ===$/ { if (file != "") close(file); file = ""; next }
+		/^=== (out\.bad|dmesg|status) [^ \/]+ ===$/ { file = dir "/" $3 "." $2 ".b64"; printf "" >file; next }
+		file != "" { print >file }
+	' "$1"
+	for f in "$2"/*.b64; do
+		[[ -e $f ]] || continue
+		base64 -d "$f" >"${f%.b64}"
+		rm -f "$f"
+	done
+}
+
 # guest_boot CONFIG OUT TEST...: boot CONFIG once into OUT, run the TESTs
-# in order, report each.  GUEST_ENV="K=V ..." gives the tests more
-# variables (tests/mutants/run.sh: STRESS_PROGRESS=1).
+# in order, report each; a failed one's files go to TEST_RESULTS/CONFIG
+# (those of an earlier run of each TEST are removed first).
+# GUEST_ENV="K=V ..." gives the tests more variables (tests/mutants/run.sh:
+# STRESS_PROGRESS=1).
 guest_boot() {
 	local cfg=$1 out=$2 status=0 gate line name verdict detail alone='' what kv
+	local saved=$TEST_RESULTS/$1 bad
 	local -A reported=()
 	local -a envs=()
 	shift 2
+	for name in "$@"; do
+		rm -f "$saved/$name.out.bad" "$saved/$name.dmesg" "$saved/$name.status"
+	done
 	for kv in ${GUEST_ENV:-}; do envs+=(-e "$kv"); done
 	what="$# tests"
 	[[ $# -ne 1 ]] || { alone="$1: "; what="$1 alone"; }
 	gate=$(gate_site "$(kernel_build_dir "$cfg")" || true)
 	log "tests: booting $cfg for $what (gate site ${gate:-none})"
 	"$BENCH_DIR/vm/run-guest" -c "$cfg" -s 2 -t "$TEST_TIMEOUT" -o "$out" \
-		-f "$TESTS_DIR" -e "BENCH_GATE_ADDR=$gate" -e "TESTS=$*" "${envs[@]}" \
+		-f "$TESTS_DIR/block" -f "$TESTS_DIR/lib" -e "BENCH_GATE_ADDR=$gate" -e "TESTS=$*" "${envs[@]}" \
 		"$TESTS_DIR/guest/run-tests.sh" || status=$?
+	save_test_files "$out/result.log" "$saved"
 	while IFS= read -r line; do
 		if [[ $line =~ ^TEST\ ([^ ]+)\ (PASS|FAIL|SKIP)\ ?(.*)$ ]]; then
 			name=${BASH_REMATCH[1]} verdict=${BASH_REMATCH[2]} detail=${BASH_REMATCH[3]}
 			reported[$name]=1
+			bad=$saved/$name.out.bad
+			[[ $verdict != FAIL || ! -f $bad ]] || detail+=" (see ${bad#"$REPO_DIR"/})"
 			result "$cfg/$name" "$verdict" "$detail"
 		elif [[ $line == "    "* ]]; then
 			printf '%s\n' "$line"

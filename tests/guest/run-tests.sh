@@ -1,10 +1,16 @@
 #!/bin/sh
-# Guest side of the test runner: runs each test in /bench/tests/block, in
+# Guest side of the test runner: runs each test in /bench/block, in
 # order, compares its output with the golden .out file, checks the kernel
 # log for reports after each test, and prints one "TEST name RESULT" line
-# per test (details indented below a failure).
+# per test (details indented below a failure).  A test whose requires()
+# (tests/lib/rc) gives reasons is not run: "TEST name SKIP not run: REASONS".
+# A failed test's output, kernel log and status go to the host before its
+# line, each a block of base64 between "=== out.bad|dmesg|status name ==="
+# and "=== end ===" (tests/run.sh writes them to tests/results/CONFIG/).
 set -u
-cd /bench/tests/block || exit 1
+cd /bench/block || exit 1
+# shellcheck source=tests/lib/rc
+. ../lib/rc
 # What counts as a kernel report: the runner's expression, in the image.
 SPLAT="($(cat /etc/kernel-report.ere))"
 mkdir -p /tmp/out
@@ -17,8 +23,32 @@ all_tests() {
 	done
 }
 
+# skip_reasons TEST: what TEST's requires() finds missing (empty: none),
+# from its declarations alone, in a subshell: the test itself does not run.
+skip_reasons() {
+	(
+		requires() { :; }
+		SKIP_REASONS=
+		eval "$(_declarations "$1")"
+		requires
+		echo "$SKIP_REASONS"
+	)
+}
+
+# send NAME FILE: FILE to the host as a block of the result log.
+send() {
+	echo "=== $1 ==="
+	base64 "$2"
+	echo "=== end ==="
+}
+
 for t in ${TESTS:-$(all_tests)}; do
 	[ -f "$t" ] || { echo "TEST $t FAIL no such test"; continue; }
+	skip=$(skip_reasons "$t")
+	if [ -n "$skip" ]; then
+		echo "TEST $t SKIP not run: $skip"
+		continue
+	fi
 	dmesg -c >/dev/null
 	start=$(cut -d' ' -f1 /proc/uptime)
 	sh "./$t" >"/tmp/out/$t" 2>&1
@@ -26,10 +56,6 @@ for t in ${TESTS:-$(all_tests)}; do
 	end=$(cut -d' ' -f1 /proc/uptime)
 	dmesg >"/tmp/out/$t.dmesg"
 	took=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1fs", b - a }')
-	if [ $rc -eq 77 ]; then
-		echo "TEST $t SKIP $(tail -1 "/tmp/out/$t" | sed 's/^SKIP: //')"
-		continue
-	fi
 	reason=""
 	if grep -Eq "$SPLAT" "/tmp/out/$t.dmesg"; then
 		reason="kernel report: $(grep -Em1 "$SPLAT" "/tmp/out/$t.dmesg" | cut -c1-100)"
@@ -41,6 +67,10 @@ for t in ${TESTS:-$(all_tests)}; do
 	if [ -z "$reason" ]; then
 		echo "TEST $t PASS $took"
 	else
+		printf 'verdict=FAIL\nreason=%s\nexit_status=%s\ntook=%s\n' "$reason" "$rc" "$took" >"/tmp/out/$t.status"
+		send "out.bad $t" "/tmp/out/$t"
+		send "dmesg $t" "/tmp/out/$t.dmesg"
+		send "status $t" "/tmp/out/$t.status"
 		echo "TEST $t FAIL $reason"
 		if [ -s "/tmp/out/$t.diff" ]; then
 			sed 's/^/    /' "/tmp/out/$t.diff"
