@@ -36,7 +36,7 @@ STATIC_SET=" text_bytes func_bytes jump_sites "
 # load_parsers DIR: the parsers of DIR/bench/collect, sourced.
 load_parsers() {
 	local t
-	for t in fio plugin perf switch clockio churn; do
+	for t in fio plugin perf switch clockio churn footprint; do
 		# shellcheck source=/dev/null # bench/collect/*.sh, the checkout's or a broken copy
 		. "$1/bench/collect/$t.sh"
 	done
@@ -201,20 +201,36 @@ broken_copy() {
 
 # golden_runs: the committed runs the goldens come from, one for each
 # layout of raw output and each parser's path through it (the other main
-# runs hold the same files as 20261204-224607 and 20261203-210846):
+# runs, 20261203-210846 with all 7 states among them, hold the same files
+# as 20261204-224607; 20261203-071403-peers the same as 20261203-070343):
 #   20261204-224607-tcg-icount   bench.sh per-config boots, the quick matrix
-#   20261203-210846-tcg-icount   the same, the whole matrix (all 7 states)
 #   20261204-152531-peers        the peers' states and workloads
 #   20261203-070343-tcg-icount   old per-state boots, and perf.sh's runs
-#   20261203-071403-peers        perf.sh's runs of the peers
 #   20261203-173800-tcg-icount-views   every view (fio, marks, punts,
 #                                churn, switch, clockio, footprint's counts)
 #   20261203-174349-tcg-icount-views-poll64   the polled view's punts
 #   20261203-174418-tcg-views-layout   plain tcg: no insns_per_io, no plugin
 golden_runs() {
-	printf '%s\n' 20261204-224607-tcg-icount 20261203-210846-tcg-icount 20261204-152531-peers \
-		20261203-070343-tcg-icount 20261203-071403-peers 20261203-173800-tcg-icount-views \
+	printf '%s\n' 20261204-224607-tcg-icount 20261204-152531-peers \
+		20261203-070343-tcg-icount 20261203-173800-tcg-icount-views \
 		20261203-174349-tcg-icount-views-poll64 20261203-174418-tcg-views-layout
+}
+
+# footprint_image: SCRATCH/vmlinux (a host ELF with a function named as the
+# gate), a fake jump-sites tool naming two sites, collect_footprint's rows
+# (footprint.got) and the ones expected (footprint.want); FUNC_SIZE.
+footprint_image() {
+	local p=1,on,key-off,count-randread-qd1,1,ok
+	printf 'int submit_bio_noacct_nocheck(int x) { return x * 3 + 1; }\nint main(void) { return submit_bio_noacct_nocheck(2) != 7; }\n' >"$SCRATCH/gate.c"
+	gcc -O1 -o "$SCRATCH/vmlinux" "$SCRATCH/gate.c"
+	printf '#!/bin/sh\necho site-a\necho site-b\n' >"$SCRATCH/jump-sites"
+	chmod +x "$SCRATCH/jump-sites"
+	FUNC_SIZE=$(readelf -sW "$SCRATCH/vmlinux" | awk '$8 == "submit_bio_noacct_nocheck" { print $3; exit }')
+	(collect_footprint "$p" on "$SCRATCH/vmlinux" "$SCRATCH/jump-sites" /dev/null "$SCRATCH/listing") \
+		>"$SCRATCH/footprint.got" || true
+	printf '%s,text_bytes,%s\n%s,func_bytes,%s\n%s,jump_sites,2\n' "$p" \
+		"$(sed -n 's/^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,ok,text_bytes,\([0-9]*\)$/\1/p' "$SCRATCH/footprint.got")" \
+		"$p" "$FUNC_SIZE" "$p" >"$SCRATCH/footprint.want"
 }
 
 # churn_old_benchstat PREFIX: the churn parser under a benchstat that does
@@ -291,6 +307,19 @@ main() {
 	printf '18\n' >"$SCRATCH/churn"
 	bad_input "churn: rule_changes unknown to this benchstat" "unknown metric 'rule_changes'" \
 		churn_old_benchstat "$p"
+
+	# footprint: a small ELF with the gate's name for the kernel image
+	footprint_image
+	check "footprint: text_bytes, func_bytes (readelf's size), jump_sites" \
+		cmp -s "$SCRATCH/footprint.want" "$SCRATCH/footprint.got"
+	check "footprint: the listing names the function and its size" \
+		grep -q "^# submit_bio_noacct_nocheck in config on: $FUNC_SIZE bytes; .text [0-9]* bytes; 2 jump-label" "$SCRATCH/listing"
+	bad_input "footprint: not an ELF image" "jump-sites: nm cannot read it" \
+		collect_footprint "$p" on "$SCRATCH/jump-sites" "$SCRATCH/jump-sites" /dev/null "$SCRATCH/listing2"
+	printf 'int main(void) { return 0; }\n' >"$SCRATCH/nogate.c"
+	gcc -o "$SCRATCH/nogate" "$SCRATCH/nogate.c"
+	bad_input "footprint: an image without the gate function" "no submit_bio_noacct_nocheck in its symbols" \
+		collect_footprint "$p" on "$SCRATCH/nogate" "$SCRATCH/jump-sites" /dev/null "$SCRATCH/listing2"
 
 	# the test can fail: a broken fio parser differs from the golden rows
 	check "a broken copy of the fio parser is made" broken_copy
