@@ -42,6 +42,8 @@ DIE_STATUS=2
 . "$BENCH_DIR/lib/results.sh"
 # shellcheck source=bench/lab/lava.sh
 . "$BENCH_DIR/lab/lava.sh"
+# shellcheck source=bench/collect/plugin.sh
+. "$BENCH_DIR/collect/plugin.sh"
 
 SPLAT_RE="^\\[ *[0-9]+\\.[0-9]+\\] ($(cat "$BENCH_DIR/guest/kernel-report.ere"))"
 
@@ -183,7 +185,7 @@ rows() {
 			[[ $V != 0 ]] || job_failed "fio did no I/O in $state $w"
 			for m in "${metrics[@]}"; do
 				value "$state/$w/$m"
-				printf '%s,%s,%s,%s,%s,ok,%s,%s\n' "$SEQ" "$CONFIG" "$state" "$w" "$REPEAT" "$m" "$V"
+				collect_row "$SEQ,$CONFIG,$state,$w,$REPEAT,ok" "$m" "$V"
 			done
 		done < <(run_workloads "$state")
 		[[ $PLUGIN == 1 ]] || continue
@@ -196,7 +198,7 @@ rows() {
 		last=$V
 		[[ $ios != 0 ]] || job_failed "the counted fio run did no I/O in $state"
 		printf '%s %s %s\n' "$state" "$first" "$last" >>"$raw/marks"
-		hot_func_rows "$SEQ,$CONFIG,$state,$COUNTED,$REPEAT,ok" "$raw" "$state" "$ios"
+		collect_plugin_marks "$SEQ,$CONFIG,$state,$COUNTED,$REPEAT,ok" "$raw" "$state" "$ios" "${HOT_FUNC_LIST[@]}"
 	done
 }
 
@@ -295,6 +297,7 @@ main() {
 	check_guest
 	[[ $PLUGIN == 0 ]] || has_counts ||
 		job_failed "no insncount counts in the log: the device must run QEMU with the insncount plugin (tag insncount)"
+	metrics_load "$(benchstat_bin)"
 	write_piece "$jobdir" "$out"
 	log "lava-results: $JOB_ID: $(($(wc -l <"$out/runs.csv") - 1)) rows into $out"
 	printf '%s\n' "$out"

@@ -4,6 +4,8 @@
 
 # shellcheck source=bench/lib/jobfile.sh
 . "$BENCH_DIR/lib/jobfile.sh"
+# shellcheck source=bench/lib/metrics.sh
+. "$BENCH_DIR/lib/metrics.sh"
 # The matrix's configs and states, and the row every other row is compared
 # with ("CONFIG STATE"): from the job file unless the environment sets them.
 job_load CONFIGS STATES BASELINE
@@ -55,38 +57,9 @@ write_plugin_ranges() {
 	done
 }
 
-# plugin_delta FILE FIRST LAST FUNC FIELD: a counter's growth between marks.
-plugin_delta() {
-	awk -v a="$2" -v b="$3" -v f="$4" -v k="$5" '
-		$1 == "mark" { m = $2; next }
-		$1 == "end" { m = -1; next }
-		$1 == f && (m == a || m == b) {
-			for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) v[m] = kv[2] }
-		}
-		END { if ((a in v) && (b in v)) print v[b] - v[a] }' "$1"
-}
-
 # The fio job the plugin counts between two marks (COUNT_IOS reads).
 # shellcheck disable=SC2034 # bench.sh and bench/lab/lava-results.sh
 COUNTED=count-randread-qd1
-
-# hot_func_rows PREFIX RAW STATE IOS: instructions per call of each counted
-# function over the state's counted fio job (RAW/marks: "STATE FIRST LAST",
-# RAW/plugin.txt: the plugin's snapshots), and calls per I/O of
-# submit_bio_noacct_nocheck (IOS: the job's reads).
-hot_func_rows() {
-	local p=$1 raw=$2 state=$3 ios=$4 first last f calls insns
-	read -r first last < <(awk -v s="$state" '$1 == s { print $2, $3 }' "$raw/marks")
-	[[ -n $last ]] || return 0
-	for f in "${HOT_FUNC_LIST[@]}"; do
-		calls=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" entries)
-		insns=$(plugin_delta "$raw/plugin.txt" "$first" "$last" "$f" insns)
-		[[ -n $calls && $calls != 0 ]] || continue
-		printf '%s,%s,%s\n' "$p" "$(plugin_metric "$f")" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
-		[[ $f != submit_bio_noacct_nocheck ]] ||
-			printf '%s,calls_per_io,%s\n' "$p" "$(awk -v a="$calls" -v b="$ios" 'BEGIN { printf "%.4f", a / b }')"
-	done
-}
 
 # run_workloads STATE: the fio jobs a boot runs in STATE, in row order:
 # WORKLOADS, then SOFTIRQ_WORKLOADS as NAME-softirq in off and key-off.
@@ -106,15 +79,6 @@ plugin_mark() {
 	map=$(kernel_build_dir "$1")/System.map
 	awk '$3 == "ksys_sync" { print "0x" $1; f = 1; exit } END { exit !f }' "$map" ||
 		die "$map has no ksys_sync for the plugin's marks"
-}
-
-# plugin_metric FUNC: the runs.csv metric of FUNC's instructions per call.
-plugin_metric() {
-	if [[ $1 == submit_bio_noacct_nocheck ]]; then
-		printf 'insns_per_call\n'
-	else
-		printf '%s_insns_per_call\n' "${1#__}"
-	fi
 }
 
 # static_into DIR NAME BASE_CONFIG CONFIG: the static answer

@@ -79,6 +79,10 @@ esac
 . "$BENCH_DIR/lib/results.sh"
 # shellcheck source=bench/lib/plan.sh
 . "$BENCH_DIR/lib/plan.sh"
+# shellcheck source=bench/collect/fio.sh
+. "$BENCH_DIR/collect/fio.sh"
+# shellcheck source=bench/collect/plugin.sh
+. "$BENCH_DIR/collect/plugin.sh"
 # Under make (bench/plan/run) the settings are the resolved plan's, which
 # the run keeps as plan.env; on its own, or called by another driver with
 # settings of its own (per-patch, compare-series), the job file and the
@@ -90,7 +94,6 @@ if plan_for bench all quick; then
 else
 	job_load
 fi
-METRICS=(iops lat_ns lat_p50_ns lat_p99_ns lat_p999_ns io_errors)
 
 check_settings() {
 	local w
@@ -140,32 +143,28 @@ make_plan() {
 		sort -k1,1 | cut -d' ' -f2- | awk '{ print NR, $0 }'
 }
 
-# fio_rows PREFIX FILE: the metrics of one fio result (bench/collect/fio-rows.jq).
-fio_rows() {
-	jq -r --arg p "$1" --arg icount "$([[ $ACCEL_USED == tcg-icount ]] && echo 1)" -f "$BENCH_DIR/collect/fio-rows.jq" "$2"
-}
-
-# csv_rows SEQ CONFIG REPEAT STATES RAW STATUS: runs.csv rows of one boot.
+# csv_rows SEQ CONFIG REPEAT STATES RAW STATUS: runs.csv rows of one boot
+# (the parsers of bench/collect).
 csv_rows() {
-	local seq=$1 cfg=$2 rep=$3 states=$4 raw=$5 status=$6 state w f m ios
+	local seq=$1 cfg=$2 rep=$3 states=$4 raw=$5 status=$6 state w f ios
+	local -a metrics
+	mapfile -t metrics < <(fio_metrics)
 	for state in ${states//,/ }; do
 		while read -r w; do
 			f=$raw/fio-$state-$w
-			if [[ $status == 0 && -s $f ]] && jq -e '.jobs[0].read.total_ios > 0' "$f" >/dev/null 2>&1; then
-				fio_rows "$seq,$cfg,$state,$w,$rep,ok" "$f"
+			if [[ $status == 0 ]] && fio_ok "$f"; then
+				collect_fio "$seq,$cfg,$state,$w,$rep,ok" "$f" "$ACCEL_USED"
 			else
-				for m in "${METRICS[@]}"; do
-					printf '%s,%s,%s,%s,%s,failed,%s,\n' "$seq" "$cfg" "$state" "$w" "$rep" "$m"
-				done
+				collect_failed "$seq,$cfg,$state,$w,$rep" "${metrics[@]}"
 			fi
 		done < <(run_workloads "$state")
 		[[ $COUNT_IOS != 0 && $PLUGIN == 1 ]] || continue
 		f=$raw/fio-$state-$COUNTED
-		ios=$(jq -r '.jobs[0].read.total_ios' "$f" 2>/dev/null || echo 0)
+		ios=$(fio_ios "$f")
 		if [[ $status == 0 && $ios =~ ^[1-9][0-9]*$ && -f $raw/plugin.txt ]]; then
-			hot_func_rows "$seq,$cfg,$state,$COUNTED,$rep,ok" "$raw" "$state" "$ios"
+			collect_plugin_marks "$seq,$cfg,$state,$COUNTED,$rep,ok" "$raw" "$state" "$ios" "${HOT_FUNC_LIST[@]}"
 		else
-			printf '%s,%s,%s,%s,%s,failed,insns_per_call,\n' "$seq" "$cfg" "$state" "$COUNTED" "$rep"
+			collect_failed "$seq,$cfg,$state,$COUNTED,$rep" insns_per_call
 		fi
 	done
 }
@@ -399,6 +398,7 @@ run_boots() {
 	rm -f "$dir/boots-plan"
 	log "bench: $# of $n boots under $ACCEL_USED into $dir"
 	prepare_boots "$@"
+	metrics_load "$(benchstat_bin)"
 	for line in "$@"; do
 		read -r seq cfg rep states <<<"$line"
 		# At most GUEST_JOBS boots at once; a step starts with its boot.

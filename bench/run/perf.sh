@@ -38,54 +38,32 @@ esac
 [[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+# shellcheck source=bench/collect/fio.sh
+. "$BENCH_DIR/collect/fio.sh"
+# shellcheck source=bench/collect/plugin.sh
+. "$BENCH_DIR/collect/plugin.sh"
+# shellcheck source=bench/collect/perf.sh
+. "$BENCH_DIR/collect/perf.sh"
 
 PERF_REPEATS=${PERF_REPEATS:-2}
 FIO_IOS=${FIO_IOS:-20000}
 RUN_TIMEOUT=${RUN_TIMEOUT:-900}
 WORKLOAD=count-randread-qd1
 
-# plugin_field FILE FUNC FIELD: a field ("entries", "insns") of the plugin output.
-plugin_field() {
-	awk -v f="$2" -v k="$3" '$1 == f { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) print kv[2] } }' "$1"
-}
-
-# perf_stat_value FILE EVENT: the count of an event in perf stat -x, output.
-perf_stat_value() {
-	awk -F, -v e="$2" '$3 == e || $3 ~ "^" e ":" { print $1; exit }' "$1"
-}
-
-# csv_rows SEQ CONFIG STATE REPEAT DIR ACCEL: runs.csv rows of one run.
+# csv_rows SEQ CONFIG STATE REPEAT DIR ACCEL: runs.csv rows of one run
+# (the parsers of bench/collect).
 csv_rows() {
-	local seq=$1 cfg=$2 state=$3 rep=$4 dir=$5 accel=$6 p ios calls insns f m v tc
+	local seq=$1 cfg=$2 state=$3 rep=$4 dir=$5 accel=$6 p ios
 	p="$seq,$cfg,$state,$WORKLOAD$([[ $accel != kvm ]] || echo -kvm),$rep"
-	ios=$(jq -r '.jobs[0].read.total_ios' "$dir/fio-$WORKLOAD" 2>/dev/null || echo 0)
+	ios=$(fio_ios "$dir/fio-$WORKLOAD")
 	if [[ ! $ios =~ ^[1-9][0-9]*$ ]]; then
-		for m in insns_per_call calls_per_io task_clock_ns_per_io; do
-			printf '%s,failed,%s,\n' "$p" "$m"
-		done
+		collect_failed "$p" insns_per_call calls_per_io task_clock_ns_per_io
 		return
 	fi
-	if [[ $accel == tcg-icount && -f $dir/plugin.txt ]]; then
-		for f in "${HOT_FUNC_LIST[@]}"; do
-			calls=$(plugin_field "$dir/plugin.txt" "$f" entries)
-			insns=$(plugin_field "$dir/plugin.txt" "$f" insns)
-			[[ -n $calls && $calls != 0 ]] || continue
-			printf '%s,ok,%s,%s\n' "$p" "$(plugin_metric "$f")" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
-			# The guest runs the fio job twice: under perf stat and perf record.
-			[[ $f != submit_bio_noacct_nocheck ]] ||
-				printf '%s,ok,calls_per_io,%s\n' "$p" "$(awk -v a="$calls" -v b="$ios" 'BEGIN { printf "%.4f", a / (2 * b) }')"
-		done
-	fi
-	tc=$(perf_stat_value "$dir/perf-stat" task-clock)
-	[[ -z $tc ]] || printf '%s,ok,task_clock_ns_per_io,%s\n' "$p" \
-		"$(awk -v a="$tc" -v b="$ios" 'BEGIN { printf "%.2f", a * 1e6 / b }')"
-	for m in cycles instructions; do
-		v=$(perf_stat_value "$dir/perf-stat" "$m")
-		[[ $v =~ ^[0-9]+$ ]] || continue
-		printf '%s,ok,%s_per_io,%s\n' "$p" "$m" "$(awk -v a="$v" -v b="$ios" 'BEGIN { printf "%.2f", a / b }')"
-	done
-	v=$(awk '$NF == "submit_bio_noacct_nocheck" { sub("%", "", $1); print $1; exit }' "$dir/perf-report")
-	[[ -z $v ]] || printf '%s,ok,perf_share_pct,%s\n' "$p" "$v"
+	# The guest runs the fio job twice: under perf stat and perf record.
+	[[ $accel != tcg-icount || ! -f $dir/plugin.txt ]] ||
+		collect_plugin "$p,ok" "$dir/plugin.txt" "$ios" 2 '' '' "${HOT_FUNC_LIST[@]}"
+	collect_perf "$p,ok" "$dir/perf-stat" "$dir/perf-report" "$ios"
 }
 
 # one_run SEQ CONFIG STATE REPEAT ACCEL DIR: boot, collect, append rows;
@@ -155,6 +133,7 @@ main() {
 	meta_set "$dir" PERF_REPEATS "$PERF_REPEATS"
 	meta_set "$dir" FIO_IOS "$FIO_IOS"
 	meta_set "$dir" PERF_ACCELS "tcg-icount$([[ $accel == kvm ]] && echo ' kvm')"
+	metrics_load "$(benchstat_bin)"
 	mapfile -t rows < <(matrix_rows)
 	n=$((${#rows[@]} * PERF_REPEATS))
 	[[ $accel != kvm ]] || n=$((n + ${#rows[@]} * kvm_repeats))

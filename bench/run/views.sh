@@ -82,6 +82,18 @@ BASELINE=${BASELINE:-"${CONFIGS%% *} off"}
 export CONFIGS STATES BASELINE
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+# shellcheck source=bench/collect/fio.sh
+. "$BENCH_DIR/collect/fio.sh"
+# shellcheck source=bench/collect/plugin.sh
+. "$BENCH_DIR/collect/plugin.sh"
+# shellcheck source=bench/collect/churn.sh
+. "$BENCH_DIR/collect/churn.sh"
+# shellcheck source=bench/collect/switch.sh
+. "$BENCH_DIR/collect/switch.sh"
+# shellcheck source=bench/collect/clockio.sh
+. "$BENCH_DIR/collect/clockio.sh"
+# shellcheck source=bench/collect/footprint.sh
+. "$BENCH_DIR/collect/footprint.sh"
 
 FIO_RUNTIME=${FIO_RUNTIME:-1}
 FIO_RAMP=${FIO_RAMP:-200ms}
@@ -208,162 +220,59 @@ write_line_ranges() {
 		"$(kernel_build_dir "$1")/System.map" "$GATE_FUNC" >>"$2"
 }
 
-plugin_field() {
-	awk -v f="$2" -v k="$3" '$1 == f { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) print kv[2] } }' "$1"
-}
-
-# fio_rows PREFIX FILE: the metrics of one fio JSON document (read and
-# write totals, all jobs), insns_per_io only under icount
-fio_rows() {
-	jq -r --arg p "$1" --arg icount "$([[ $ACCEL_USED == tcg-icount ]] && echo 1)" '
-		(.jobs[0].read) as $r |
-		"\($p),iops,\($r.iops)",
-		"\($p),lat_ns,\($r.clat_ns.mean)",
-		"\($p),lat_p50_ns,\($r.clat_ns.percentile["50.000000"])",
-		"\($p),lat_p99_ns,\($r.clat_ns.percentile["99.000000"])",
-		"\($p),lat_p999_ns,\($r.clat_ns.percentile["99.900000"])",
-		"\($p),io_errors,\(.jobs[0].total_err)",
-		(if $icount == "1" then "\($p),insns_per_io,\(1e9 / $r.iops)" else empty end)' "$2"
-}
-
-fail_rows() {
-	local m
-	for m in "${@:2}"; do printf '%s,failed,%s,\n' "${1%,ok}" "$m"; done
-}
-
-# count_rows PREFIX RAW WORKLOAD: the plugin's counts between the marks
-# around one fio run, per read nullb0 completed in it: insns_per_call and
-# calls_per_io of the gate's function, iowq_punts_per_io
-count_rows() {
-	local reads first last calls insns punts
-	[[ -f $2/plugin.txt && -s $2/count-$3 ]] || return 0
-	read -r reads first last <"$2/count-$3"
-	calls=$(plugin_delta "$2/plugin.txt" "$first" "$last" "$GATE_FUNC" entries)
-	insns=$(plugin_delta "$2/plugin.txt" "$first" "$last" "$GATE_FUNC" insns)
-	[[ -n $calls && $calls != 0 && $reads -gt 0 ]] || return 0
-	printf '%s,insns_per_call,%s\n' "$1" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
-	printf '%s,calls_per_io,%s\n' "$1" "$(awk -v a="$calls" -v b="$reads" 'BEGIN { printf "%.4f", a / b }')"
-	punts=$(plugin_delta "$2/plugin.txt" "$first" "$last" "$IOWQ_FUNC" entries)
-	[[ -z $punts ]] ||
-		printf '%s,iowq_punts_per_io,%s\n' "$1" "$(awk -v a="$punts" -v b="$reads" 'BEGIN { printf "%.4f", a / b }')"
-}
-
-# plugin_rows PREFIX RAW IOS: insns_per_call and calls_per_io of the gate's
-# function over the boot (the footprint view's one counted run)
-plugin_rows() {
-	local calls insns
-	[[ -f $2/plugin.txt ]] || return 0
-	calls=$(plugin_field "$2/plugin.txt" "$GATE_FUNC" entries)
-	insns=$(plugin_field "$2/plugin.txt" "$GATE_FUNC" insns)
-	[[ -n $calls && $calls != 0 && $3 -gt 0 ]] || return 0
-	printf '%s,insns_per_call,%s\n' "$1" "$(awk -v a="$insns" -v b="$calls" 'BEGIN { printf "%.4f", a / b }')"
-	printf '%s,calls_per_io,%s\n' "$1" "$(awk -v a="$calls" -v b="$3" 'BEGIN { printf "%.4f", a / b }')"
-}
-
-# collect VIEW SEQ CONFIG STATE REPEAT RAW: runs.csv rows of one boot
+# collect VIEW SEQ CONFIG STATE REPEAT RAW: runs.csv rows of one boot (the
+# parsers of bench/collect)
 collect() {
-	local view=$1 seq=$2 cfg=$3 state=$4 rep=$5 raw=$6 w p ios v name
+	local view=$1 seq=$2 cfg=$3 state=$4 rep=$5 raw=$6 w p reads first last jump_sites
 	case $view in
 	mq | polled | latency | layout)
 		for w in $(view_workloads "$view"); do
 			p="$seq,$cfg,$state,$(row_workload "$view" "$w"),$rep,ok"
-			if [[ -s $raw/fio-$w ]] && jq -e '.jobs[0].read.total_ios > 0' "$raw/fio-$w" >/dev/null 2>&1; then
-				fio_rows "$p" "$raw/fio-$w"
-				[[ ! -f $raw/churn-$w ]] || printf '%s,rule_changes,%s\n' "$p" "$(cat "$raw/churn-$w")"
-				count_rows "$p" "$raw" "$w"
+			if fio_ok "$raw/fio-$w"; then
+				collect_fio "$p" "$raw/fio-$w" "$ACCEL_USED"
+				[[ ! -f $raw/churn-$w ]] || collect_churn "$p" "$raw/churn-$w"
+				# the plugin's counts between the marks around this fio
+				# run, per read nullb0 completed in it
+				[[ -f $raw/plugin.txt && -s $raw/count-$w ]] || continue
+				read -r reads first last <"$raw/count-$w"
+				collect_plugin "$p" "$raw/plugin.txt" "$reads" 1 "$first" "$last" "$GATE_FUNC"
+				collect_punts "$p" "$raw/plugin.txt" "$reads" "$first" "$last"
 			else
-				fail_rows "$p" iops lat_ns lat_p50_ns lat_p99_ns lat_p999_ns
+				collect_failed "$p" iops lat_ns lat_p50_ns lat_p99_ns lat_p999_ns
 			fi
 		done
 		;;
 	switch)
-		w=$(boot_workloads switch "$CPUS")
+		p="$seq,$cfg,$state,$(boot_workloads switch "$CPUS"),$rep,ok"
 		if [[ -s $raw/switch ]]; then
-			for name in enable add add-other-disk removeall-other-disk disable; do
-				v=$(awk -v n="$name" '$1 == n { print $2 }' "$raw/switch" | sort -n |
-					awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }')
-				printf '%s,%s,%s,%s,%s,ok,switch_%s_ns,%s\n' "$seq" "$cfg" "$state" "$w" "$rep" \
-					"${name//-/_}" "$v"
-			done
-			# the boot's very first flip each way, cold caches and all
-			for name in enable disable; do
-				printf '%s,%s,%s,%s,%s,ok,switch_%s_first_ns,%s\n' "$seq" "$cfg" "$state" "$w" "$rep" \
-					"$name" "$(awk -v n="$name" '$1 == n { print $2; exit }' "$raw/switch")"
-			done
+			collect_switch "$p" "$raw/switch"
 		else
-			fail_rows "$seq,$cfg,$state,$w,$rep" switch_enable_ns switch_disable_ns
+			collect_failed "$p" switch_enable_ns switch_disable_ns
 		fi
 		;;
 	errcost)
 		p="$seq,$cfg,$state,pread-qd1,$rep,ok"
 		if [[ -s $raw/clockio ]]; then
-			sed -n 's/.*errors=\([0-9]*\) .*ns_per_io=\([0-9.]*\).*/\2 \1/p' "$raw/clockio" |
-				awk -v p="$p" '{ printf "%s,pread_ns_per_io,%s\n%s,io_errors,%s\n", p, $1, p, $2 }'
+			collect_clockio "$p" "$raw/clockio"
 		else
-			fail_rows "$p" pread_ns_per_io
+			collect_failed "$p" pread_ns_per_io
 		fi
 		;;
 	footprint)
 		p="$seq,$cfg,$state,count-randread-qd1,$rep,ok"
 		if [[ -f $raw/plugin.txt ]]; then
-			ios=$(jq '.jobs[0].read.total_ios' "$raw/fio-count-randread-qd1" 2>/dev/null || echo 0)
-			plugin_rows "$p" "$raw" "$ios"
-			printf '%s,hot_lines,%s\n' "$p" \
-				"$(awk '$1 ~ /^line-/ { split($3, kv, "="); if (kv[2] > 0) n++ } END { print n + 0 }' "$raw/plugin.txt")"
-			footprint_static "$cfg" "$raw/plugin.txt" | sed "s/^/$p,/"
+			# the whole boot: its one counted fio run
+			collect_plugin "$p" "$raw/plugin.txt" "$(fio_ios "$raw/fio-count-randread-qd1")" 1 '' '' "$GATE_FUNC"
+			collect_hot_lines "$p" "$raw/plugin.txt"
+			jump_sites=$(host_tool jump-sites)
+			mkdir -p "$DIR/footprint"
+			collect_footprint "$p" "$cfg" "$(kernel_build_dir "$cfg")/vmlinux" "$jump_sites" \
+				"$raw/plugin.txt" "$DIR/footprint/$cfg.txt"
 		else
-			fail_rows "$p" insns_per_call hot_lines
+			collect_failed "$p" insns_per_call hot_lines
 		fi
 		;;
 	esac
-}
-
-# footprint_static CONFIG PLUGIN_OUT: "metric,value" lines from vmlinux,
-# and footprint/CONFIG.txt: the function's disassembly, each instruction
-# marked with its 64-byte line and whether the measured run executed it.
-footprint_static() {
-	local cfg=$1 build text fsize sites jump_sites
-	build=$(kernel_build_dir "$cfg")
-	# the sum of every function's size: .text itself (and _stext.._etext)
-	# is padded to a 2 MiB boundary, the same 6 MiB in both configs
-	text=$(nm -S "$build/vmlinux" | awk '
-		function hex(s,   i, v) {
-			v = 0; s = tolower(s)
-			for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-			return v
-		}
-		NF == 4 && $3 ~ /^[tT]$/ { t += hex($2) } END { printf "%d\n", t }')
-	fsize=$(nm -S "$build/vmlinux" | awk -v f="$GATE_FUNC" '$4 == f && !n++ { print $2 }')
-	fsize=$((16#$fsize))
-	jump_sites=$(host_tool jump-sites)
-	sites=$("$jump_sites" "$build/vmlinux" blk_error_injection_enabled 2>/dev/null | grep -c . || true)
-	printf 'text_bytes,%s\nfunc_bytes,%s\njump_sites,%s\n' "$text" "$fsize" "${sites:-0}"
-	mkdir -p "$DIR/footprint"
-	{
-		printf '# %s in config %s: %s bytes; .text %s bytes; %s jump-label entries for blk_error_injection_enabled\n' \
-			"$GATE_FUNC" "$cfg" "$fsize" "$text" "${sites:-0}"
-		if [[ $sites -gt 0 ]]; then
-			printf '# jump-label sites (address, function+offset, branch bit):\n'
-			"$jump_sites" "$build/vmlinux" blk_error_injection_enabled | sed 's/^/#   /'
-		fi
-		printf '# line (64 B)  executed-insns  | instruction\n'
-		objdump -d --no-show-raw-insn --disassemble="$GATE_FUNC" "$build/vmlinux" |
-			awk -v counts="$2" '
-				function hex(s,   i, v) {
-					v = 0
-					for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-					return v
-				}
-				BEGIN { while ((getline l < counts) > 0) { split(l, f, " ")
-					if (f[1] ~ /^line-/) { split(f[3], kv, "="); n[substr(f[1], 8)] = kv[2] } } }
-				/^ *ffffffff[0-9a-f]+:/ {
-					# the high 32 bits are ffffffff in the kernel map; the
-					# low ones fit a double
-					a = $1; sub(":", "", a); lo = hex(substr(a, 9))
-					line = substr(a, 1, 8) sprintf("%08x", lo - lo % 64)
-					printf "%s %10s  | %s\n", line, (line in n ? n[line] : "-"), $0
-				}'
-	} >"$DIR/footprint/$cfg.txt"
 }
 
 # one_boot VIEW SEQ CONFIG STATE CPUS REPEAT
@@ -456,6 +365,7 @@ main() {
 		tr ' ' '\n' <<<"$(meta_get "$DIR" SMP_WORKLOADS)"
 		for v in "${views[@]}"; do smp_workloads "$v"; done
 	} | awk 'NF && !s[$0]++' | tr '\n' ' ' | sed 's/ $//')"
+	metrics_load "$(benchstat_bin)"
 	t0=$(date +%s)
 	for v in "${views[@]}"; do
 		tv=$(date +%s)

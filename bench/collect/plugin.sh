@@ -1,0 +1,94 @@
+# shellcheck shell=bash
+# The insncount plugin's output (perf-scripts/plugin: "mark N" and "end"
+# lines, each followed by one "FUNC entries=E insns=I ..." line per counted
+# range, and "total_guest_insns=N") ->
+# runs.csv rows.  Functions only: nothing happens on source.
+#
+#   collect_plugin PREFIX FILE IOS RUNS FIRST LAST FUNC...
+#       per FUNC with calls: its instructions per call (plugin_metric) and,
+#       for submit_bio_noacct_nocheck, calls per I/O (calls / (RUNS * IOS));
+#       counted between marks FIRST and LAST, or over the whole boot when
+#       FIRST is empty.  Nothing when IOS is not above 0.
+#   collect_plugin_marks PREFIX RAW STATE IOS FUNC...
+#       collect_plugin between the marks RAW/marks gives STATE
+#       ("STATE FIRST LAST" lines; bench/guest/bench.sh)
+#   collect_punts PREFIX FILE IOS FIRST LAST
+#       iowq_punts_per_io: io_wq_submit_work's entries per I/O, when the
+#       gate counted calls there
+#   collect_hot_lines PREFIX FILE
+#       hot_lines: the "line-0x..." ranges that executed anything
+
+# shellcheck source=bench/collect/rows.sh
+. "${BASH_SOURCE[0]%/*}/rows.sh"
+
+# plugin_check FILE: FILE is the plugin's output.
+plugin_check() {
+	local bad
+	[[ -f $1 ]] || collect_bad "$1" "no plugin output"
+	bad=$(awk '$1 == "mark" && NF == 2 && $2 ~ /^[0-9]+$/ { next } $1 == "end" && NF == 1 { next }
+		NF == 1 && $1 ~ /^total_guest_insns=[0-9]+$/ { next }
+		NF >= 3 && $2 ~ /^entries=[0-9]+$/ && $3 ~ /^insns=[0-9]+$/ { next }
+		{ printf "line %d: %s", NR, $0; exit }' "$1")
+	[[ -z $bad ]] || collect_bad "$1" "not the insncount plugin's output ($bad)"
+}
+
+# plugin_field FILE FUNC FIELD: a field ("entries", "insns") of FUNC over
+# the whole boot.
+plugin_field() {
+	awk -v f="$2" -v k="$3" '$1 == f { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) print kv[2] } }' "$1"
+}
+
+# plugin_delta FILE FIRST LAST FUNC FIELD: a counter's growth between marks.
+plugin_delta() {
+	awk -v a="$2" -v b="$3" -v f="$4" -v k="$5" '
+		$1 == "mark" { m = $2; next }
+		$1 == "end" { m = -1; next }
+		$1 == f && (m == a || m == b) {
+			for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) v[m] = kv[2] }
+		}
+		END { if ((a in v) && (b in v)) print v[b] - v[a] }' "$1"
+}
+
+# plugin_count FILE FIRST LAST FUNC FIELD: between marks, or the whole boot.
+plugin_count() {
+	if [[ -n $2 ]]; then plugin_delta "$1" "$2" "$3" "$4" "$5"; else plugin_field "$1" "$4" "$5"; fi
+}
+
+collect_plugin() {
+	local prefix=$1 COLLECT_INPUT=$2 ios=$3 runs=$4 first=$5 last=$6 f calls insns
+	shift 6
+	plugin_check "$COLLECT_INPUT"
+	[[ $ios =~ ^[0-9]+$ && $ios -gt 0 ]] || return 0
+	for f in "$@"; do
+		calls=$(plugin_count "$COLLECT_INPUT" "$first" "$last" "$f" entries)
+		insns=$(plugin_count "$COLLECT_INPUT" "$first" "$last" "$f" insns)
+		[[ -n $calls && $calls != 0 ]] || continue
+		collect_row "$prefix" "$(plugin_metric "$f")" "$(collect_ratio "$insns" "$calls")"
+		[[ $f != submit_bio_noacct_nocheck ]] ||
+			collect_row "$prefix" calls_per_io "$(collect_ratio "$calls" "$((runs * ios))")"
+	done
+}
+
+collect_plugin_marks() {
+	local prefix=$1 raw=$2 state=$3 ios=$4 first last
+	shift 4
+	read -r first last < <(awk -v s="$state" '$1 == s { print $2, $3 }' "$raw/marks")
+	[[ -n $last ]] || return 0
+	[[ $first =~ ^[0-9]+$ && $last =~ ^[0-9]+$ ]] || collect_bad "$raw/marks" "$state: marks '$first' '$last' are not numbers"
+	collect_plugin "$prefix" "$raw/plugin.txt" "$ios" 1 "$first" "$last" "$@"
+}
+
+collect_punts() {
+	local prefix=$1 COLLECT_INPUT=$2 ios=$3 first=$4 last=$5 calls punts
+	plugin_check "$COLLECT_INPUT"
+	calls=$(plugin_count "$COLLECT_INPUT" "$first" "$last" submit_bio_noacct_nocheck entries)
+	[[ -n $calls && $calls != 0 && $ios =~ ^[0-9]+$ && $ios -gt 0 ]] || return 0
+	punts=$(plugin_count "$COLLECT_INPUT" "$first" "$last" io_wq_submit_work entries)
+	[[ -z $punts ]] || collect_row "$prefix" iowq_punts_per_io "$(collect_ratio "$punts" "$ios")"
+}
+
+collect_hot_lines() {
+	local COLLECT_INPUT=$2
+	plugin_check "$2"
+	collect_row "$1" hot_lines "$(awk '$1 ~ /^line-/ { split($3, kv, "="); if (kv[2] > 0) n++ } END { print n + 0 }' "$2")"
+}
