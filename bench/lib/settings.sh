@@ -361,7 +361,7 @@ st_check() {
 	fi
 	if [[ -z ${ST_VAL[$n]//[[:space:]]/} ]]; then
 		case $type in
-		configs0 | workloads0 | view-states0 | tests0 | words | toolchain) ST_VAL[$n]=''; return 0 ;;
+		configs0 | workloads0 | view-states0 | tests0 | words | dir-or-new | toolchain) ST_VAL[$n]=''; return 0 ;;
 		esac
 		st_bad "$n" "$(st_want "$n")"
 		return 1
@@ -706,6 +706,11 @@ st_check_program() {
 
 st_check_words() { :; }
 
+# st_check_dir_or_new: a directory, or a path that does not exist yet.
+st_check_dir_or_new() {
+	[[ ! -e $2 || -d $2 ]] || st_bad "$1" "exists and is not a directory"
+}
+
 st_check_origin() {
 	[[ $2 =~ ^[a-z0-9_]+$ ]] || st_bad "$1" "KCIDB origins are [a-z0-9_]+"
 }
@@ -869,6 +874,9 @@ st_cross() {
 		[[ -z ${ST_VAL[BASE]} || ${ST_VAL[BASE]} != "${ST_VAL[NEW]}" ]] ||
 			st_err "BASE and NEW are the same run (${ST_VAL[BASE]}): compare two runs"
 	fi
+	# perf's one workload is the counted job: it needs its reads
+	[[ $ST_DRIVER != perf || ${ST_VAL[FIO_IOS]} != 0 ]] ||
+		st_bad FIO_IOS "out of range: perf runs the counted fio job, want a whole number from 1 to 1000000000"
 	[[ $ST_DRIVER != fuzz ]] || catalog_is_feature_config "${ST_VAL[CONFIG]}" ||
 		st_bad CONFIG "has no error injection to fuzz (configs with it: $(catalog_feature_configs | catalog_line))"
 	st_reads RUN_ID && st_cross_run_id

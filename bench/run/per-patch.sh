@@ -21,6 +21,12 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 case ${1:-} in -h | --help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+# Settings first, as under make: on its own it runs again through the
+# resolver, which exits 2 on bad input (SERIES=none, a series file that
+# lists no patches, ...) before anything is built (report only reads DIR).
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/../lib/plan.sh"
+[[ ${1:-} == report ]] || plan_first per-patch -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 # shellcheck source=bench/stats/round.sh
@@ -91,10 +97,8 @@ main() {
 	local n k series cfg states patches p label labels=() before=() t0 load0
 	t0=$(date +%s)
 	load0=$(load_average)
-	[[ $SERIES_DIR != none ]] || die "per-patch needs a series: SERIES=none has no patches to attribute"
 	mapfile -t patches < <(series_patches "$SERIES_DIR")
 	n=${#patches[@]}
-	((n > 0)) || die "SERIES=$SERIES_DIR lists no patches"
 	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-per-patch}
 	OUT=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
 	[[ ! -e $OUT ]] || die "$OUT exists already"
