@@ -137,6 +137,55 @@ ROWS=$(
 ROWS_END
 )
 
+# The drivers called directly resolve their settings first, as make's
+# targets do: the same input gets the same refusal either way, before
+# anything is made.  STATUS | TEXT | SETTINGS | DRIVER | MAKE TARGET: the
+# row runs "SETTINGS DRIVER" and, with the same settings in the
+# environment, "make TARGET" (- for none), whose status and error lines
+# must be the direct call's.
+DIRECT=$(
+	cat <<DIRECT_END
+2|STATES='bogus' (the environment): 'bogus' is not a state (valid: off key-off|STATES=bogus|bench/run/bench.sh|bench
+2|STATES is empty (the environment): want states (valid: off key-off|STATES=|bench/run/bench.sh|bench
+2|REPEATS='0' (the environment): out of range: want a whole number from 1 to 1000, or auto|REPEATS=0|bench/run/bench.sh|bench
+2|SEED='4294967296' (the environment): out of range: want a whole number from 0 to 4294967295|SEED=4294967296|bench/run/bench.sh|bench
+2|CONFIGS='on on' (the environment): 'on' is listed twice|CONFIGS='on on'|bench/run/bench.sh|bench
+2|STATE (the environment) is not a setting of bench: did you mean STATES?|STATE=key-off|bench/run/bench.sh|bench
+2|CC='clang' (the environment): kernels are built with gcc through ccache|CC=clang|bench/run/bench.sh|bench
+2|BASELINE='off off' (bench/plan/jobs/default.job:12): not a row of the matrix|CONFIGS=on|bench/run/bench.sh|bench
+2|'bogus' is not a config (valid: |CONFIGS='on bogus'|bench/run/perf.sh|perf
+2|PERF_REPEATS is empty (the environment): want a whole number from 1 to 100|PERF_REPEATS=|bench/run/perf.sh|perf
+2|PERF_REPEATS='0' (the environment): out of range: want a whole number from 1 to 100|PERF_REPEATS=0|bench/run/perf.sh|perf
+2|FIO_IOS='0' (the environment): out of range: perf runs the counted fio job|FIO_IOS=0|bench/run/perf.sh|perf
+2|STATES='rules-1 rules-1' (the environment): 'rules-1' is listed twice|STATES='rules-1 rules-1'|bench/run/perf.sh|perf
+2|REPEAT (the environment) is not a setting of perf: did you mean REPEATS?|REPEAT=2|bench/run/perf.sh|perf
+2|LLVM='1' (the environment): clang/LLVM kernel builds are not supported|LLVM=1|bench/run/perf.sh|perf
+2|'bogus' is not a workload (valid: count-randread-qd1 |WORKLOADS=bogus|bench/run/peers.sh|peers
+2|REPEATS is empty (the environment): want a whole number from 1 to 1000, or auto|REPEATS=|bench/run/peers.sh|peers
+2|RUN_TIMEOUT='0' (the environment): out of range|RUN_TIMEOUT=0|bench/run/peers.sh|peers
+2|WORKLOADS='randread-qd1 randread-qd1' (the environment): 'randread-qd1' is listed twice|WORKLOADS='randread-qd1 randread-qd1'|bench/run/peers.sh|peers
+2|configs (the environment) is not a setting of peers: did you mean CONFIGS?|configs=peers|bench/run/peers.sh|peers
+2|CONFIGS='on' (the environment): peers always runs with CONFIGS='peers'|CONFIGS=on|bench/run/peers.sh|peers
+2|ARCH='arm64' (the environment): kernels are built for x86_64 only|ARCH=arm64|bench/run/peers.sh|peers
+2|CONFIG='bogus' (the environment): not a config (valid: debug gcov|CONFIG=bogus|bench/run/fuzz.sh|fuzz
+2|CONFIG='off' (the environment): has no error injection to fuzz (configs with it: debug|CONFIG=off|bench/run/fuzz.sh|fuzz
+2|FUZZ_SECONDS is empty (the environment): want a whole number from 1 to 604800|FUZZ_SECONDS=|bench/run/fuzz.sh|fuzz
+2|FUZZ_SEED='-1' (the environment): negative|FUZZ_SEED=-1|bench/run/fuzz.sh|fuzz
+2|FUZZ_SECONDS='0' (the environment): out of range: want a whole number from 1 to 604800|FUZZ_SECONDS=0|bench/run/fuzz.sh|fuzz
+2|CONFIG='debug debug' (the environment): one config, not a list|CONFIG='debug debug'|bench/run/fuzz.sh|fuzz
+2|FUZZ_CONFIG (the environment) is now CONFIG|FUZZ_CONFIG=debug|bench/run/fuzz.sh|fuzz
+2|fuzz_seconds (the environment) is not a setting of fuzz: did you mean FUZZ_SECONDS?|fuzz_seconds=10|bench/run/fuzz.sh|fuzz
+2|O='$SCRATCH/o' (the environment): builds go to CACHE/build/CONFIG|O=$SCRATCH/o|bench/run/fuzz.sh|fuzz
+2|FUZZ_OUT='README.md' (the environment): exists and is not a directory|FUZZ_OUT=README.md|bench/run/fuzz.sh|fuzz
+2|SERIES='none' (the environment): per-patch needs a series|SERIES=none|bench/run/per-patch.sh|per-patch
+2|HOT_FUNCS='f f' (the environment): 'f' is listed twice|HOT_FUNCS='f f'|bench/run/per-patch.sh|per-patch
+2|ACCEL='kvm' (the environment): per-patch always runs with ACCEL='tcg-icount'|ACCEL=kvm|bench/run/per-patch.sh|per-patch
+2|FUZZ_SECONDS='0' (the environment): out of range|FUZZ_SECONDS=0|bench/run/coverage.sh|coverage
+2|FUZZ_SEED is empty (the environment)|FUZZ_SEED=|bench/run/coverage.sh|coverage
+2|CC='tcc' (the environment): kernels are built with gcc through ccache|CC=tcc|bench/run/coverage.sh|coverage
+DIRECT_END
+)
+
 PASSED=0
 FAILED=0
 
@@ -152,6 +201,56 @@ check() {
 		PASSED=$((PASSED + 1))
 	else
 		printf 'FAIL  exit %s (want %s and "%s")  %s\n' "$got" "$want" "$text" "$cmd"
+		printf '%s\n' "$out" | tail -n 5 | sed 's/^/      /'
+		FAILED=$((FAILED + 1))
+	fi
+}
+
+# fakes: tar, xz, apt-get and qemu-system-x86_64 that only log their
+# call, first on PATH for the direct rows: any call is work done.
+fakes() {
+	local tool
+	mkdir -p "$SCRATCH/fake"
+	for tool in tar xz apt-get qemu-system-x86_64; do
+		printf '#!/bin/sh\necho "%s $*" >>"%s"\nexit 1\n' "$tool" "$SCRATCH/fake.log" >"$SCRATCH/fake/$tool"
+		chmod +x "$SCRATCH/fake/$tool"
+	done
+}
+
+# run_row COMMAND: COMMAND's output and, last, its status, as a user runs
+# it (no make around it) with the fakes first on PATH and scratch roots.
+run_row() {
+	local got=0 out
+	out=$(cd "$REPO_DIR" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u MAKEOVERRIDES -u BIB_PLAN \
+		PATH="$SCRATCH/fake:$PATH" CACHE="$SCRATCH/cache" RESULTS_ROOT="$SCRATCH/results" BENCH_T0='' \
+		timeout "${CHECK_LIMIT:-60}" bash -c "$1" 2>&1 </dev/null) || got=$?
+	printf '%s\n%s\n' "$out" "$got"
+}
+
+# check_direct STATUS TEXT SETTINGS DRIVER TARGET: one row of DIRECT.
+check_direct() {
+	local want=$1 text=$2 settings=$3 driver=$4 target=$5 out got mout mgot why=''
+	rm -f "$SCRATCH/fake.log"
+	out=$(run_row "$settings $driver")
+	got=${out##*$'\n'}
+	out=${out%$'\n'*}
+	[[ $got == "$want" && $out == *"$text"* ]] || why="exit $got (want $want and \"$text\")"
+	[[ ! -e $SCRATCH/fake.log ]] || why+=" ran: $(tr '\n' ' ' <"$SCRATCH/fake.log")"
+	[[ ! -e $SCRATCH/cache && ! -e $SCRATCH/results ]] || why+=" made CACHE or RESULTS_ROOT"
+	if [[ $target != - ]]; then
+		mout=$(run_row "$settings make -s $target")
+		mgot=${mout##*$'\n'}
+		mout=${mout%$'\n'*}
+		# make's own "*** [...] Error 2" line aside, the same lines
+		[[ $mgot == "$got" && $(grep -v '^make' <<<"$mout") == "$out" ]] ||
+			why+=" make $target: exit $mgot, other lines: $(grep -v '^make' <<<"$mout" | head -n 2 | tr '\n' ' ')"
+	fi
+	rm -rf "$SCRATCH/cache" "$SCRATCH/results"
+	if [[ -z $why ]]; then
+		printf 'ok    exit %s  %s %s (as make %s)\n' "$got" "$settings" "$driver" "$target"
+		PASSED=$((PASSED + 1))
+	else
+		printf 'FAIL  %s  %s %s\n' "$why" "$settings" "$driver"
 		printf '%s\n' "$out" | tail -n 5 | sed 's/^/      /'
 		FAILED=$((FAILED + 1))
 	fi
@@ -214,10 +313,14 @@ check_needs_cache() {
 }
 
 main() {
-	local want text cmd d
+	local want text cmd d settings driver target
 	while IFS='|' read -r want text cmd; do
 		check "$want" "$text" "$cmd"
 	done <<<"$ROWS"
+	fakes
+	while IFS='|' read -r want text settings driver target; do
+		check_direct "$want" "$text" "$settings" "$driver" "$target"
+	done <<<"$DIRECT"
 	# build.sh build bogus, CC=clang... must stop before extracting,
 	# patching or building a tree.
 	for d in src ksrc trees variants build; do
