@@ -83,7 +83,7 @@ ROWS=$(
 1|config on is not built|bench/lab/pack-build.sh on $SCRATCH/x.tar
 0|all.sh [-h]|bench/run/all.sh -h
 1|unknown argument 'quick'|bench/run/all.sh quick
-1|unknown config 'bogus' (valid: |CONFIGS=bogus bench/run/all.sh
+2|CONFIGS='bogus' (the environment): 'bogus' is not a config (valid: |CONFIGS=bogus bench/run/all.sh
 1|unknown argument 'bogus'|bench/run/peers.sh bogus
 2|VIEWS='mq bogus' (the command line): 'bogus' is not a view (valid: errcost footprint latency layout mq polled switch, or all)|bench/run/views.sh mq bogus
 1|usage: bench/run/views.sh VIEW... (views: |bench/run/views.sh
@@ -183,6 +183,8 @@ DIRECT=$(
 2|FUZZ_SECONDS='0' (the environment): out of range|FUZZ_SECONDS=0|bench/run/coverage.sh|coverage
 2|FUZZ_SEED is empty (the environment)|FUZZ_SEED=|bench/run/coverage.sh|coverage
 2|CC='tcc' (the environment): kernels are built with gcc through ccache|CC=tcc|bench/run/coverage.sh|coverage
+2|'rules-0' is not a state (valid: |STATES='key-off rules-0'|bench/run/all.sh|all
+2|KBUILD_OUTPUT='$SCRATCH/o' (the environment): builds go to CACHE/build/CONFIG|KBUILD_OUTPUT=$SCRATCH/o|bench/run/all.sh|all
 DIRECT_END
 )
 
