@@ -64,14 +64,19 @@ prefix_series() {
 # step LABEL SERIES CONFIG STATES: build and measure one row of the table
 # into $OUT/rows/LABEL; the config label in runs.csv becomes LABEL.
 step() {
-	local label=$1 series=$2 cfg=$3 states=$4 run
+	local label=$1 series=$2 cfg=$3 states=$4 run base=off
+	local -a side=()
 	log "per-patch: $label: $cfg (SERIES=${series:-default}) in $states"
-	SERIES=$series "$BENCH_DIR/kernel/build.sh" build "$cfg" >&2
+	# the default series is SERIES unset (bench.sh's resolver refuses an
+	# empty value); the baseline is a row of the step's matrix
+	[[ -z $series ]] || side=("SERIES=$series")
+	! has_feature "$cfg" || base=${states%% *}
+	env -u SERIES "${side[@]}" "$BENCH_DIR/kernel/build.sh" build "$cfg" >&2
 	# A boot that fails (a kernel report, say: a prefix can carry a bug a
 	# later patch fixes) leaves its rows failed and the table n/a there.
 	run=$OUT/rows/$label
-	SERIES=$series CONFIGS=$cfg STATES=$states BASELINE="$cfg key-off" \
-		RESULTS_ROOT=$OUT/rows RUN_ID=$label "$BENCH_DIR/run/bench.sh" >/dev/null ||
+	env -u SERIES "${side[@]}" CONFIGS="$cfg" STATES="$states" BASELINE="$cfg $base" \
+		RESULTS_ROOT="$OUT/rows" RUN_ID="$label" "$BENCH_DIR/run/bench.sh" >/dev/null ||
 		printf '%s %s\n' "$label" "$(cat "$run/failures.txt" 2>/dev/null || echo "bench.sh failed")" >>"$OUT/failures.txt"
 	[[ -f $run/runs.csv ]] || die "$label: bench.sh wrote no runs.csv"
 	STEP_SEQ=$((STEP_SEQ + 1))
