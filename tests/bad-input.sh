@@ -63,7 +63,7 @@ ROWS=$(
 0|lava-results.sh [-o DIR] JOBDIR LOG|bench/lab/lava-results.sh -h
 2|usage: lava-results.sh [-o DIR] JOBDIR LOG|bench/lab/lava-results.sh
 2|is not a job folder of lava-jobs.sh (no piece/meta.json, boot.env)|bench/lab/lava-results.sh $SCRATCH $SCRATCH/log
-2|JOB_FILE='bogus' (the environment): unknown job file (valid: default quick, or the path of a .job file)|JOB_FILE=bogus bench/run/bench.sh --list
+2|JOB_FILE='bogus' (the environment): unknown job file (valid: default quick, or the path of|JOB_FILE=bogus bench/run/bench.sh --list
 2|bad.job:2: expected NAME = VALUE, got "CONFIGS off"|printf '# a typo\nCONFIGS off\n' >$SCRATCH/bad.job && JOB_FILE=$SCRATCH/bad.job bench/run/bench.sh --list
 2|typo.job:1: unknown setting CONFIG (did you mean CONFIGS?) (valid: CONFIGS STATES|printf 'CONFIG = on\n' >$SCRATCH/typo.job && JOB_FILE=$SCRATCH/typo.job bench/run/bench.sh --list
 2|twice.job:2: REPEATS set twice|printf 'REPEATS = 1\nREPEATS = 2\n' >$SCRATCH/twice.job && JOB_FILE=$SCRATCH/twice.job bench/run/bench.sh --settings
@@ -125,7 +125,7 @@ ROWS=$(
 2|LLVM='1': clang/LLVM kernel builds are not supported|LLVM=1 bench/kernel/build.sh build on
 2|O='$SCRATCH/o': builds go to CACHE/build/CONFIG|O=$SCRATCH/o bench/kernel/build.sh build on
 2|ARCH='arm64': kernels are built for x86_64 only (ARCH may be unset, x86 or x86_64)|ARCH=arm64 bench/kernel/build.sh build on
-2|CROSS_COMPILE='aarch64-linux-gnu-': kernels are built for x86_64|CROSS_COMPILE=aarch64-linux-gnu- bench/kernel/build.sh build on
+2|CROSS_COMPILE='aarch64-linux-gnu-': not used: kernels are built for x86_64|CROSS_COMPILE=aarch64-linux-gnu- bench/kernel/build.sh build on
 2|CC='clang': kernels are built with gcc through ccache|CC=clang bench/kernel/build.sh objects on block/blk-core.o
 2|CC='clang' (make's command line): kernels are built with gcc through ccache|make -s kernels CONFIGS=on CC=clang
 2|LLVM='1' (make's command line): clang/LLVM kernel builds are not supported|make -s kernels CONFIGS=on LLVM=1
@@ -232,7 +232,8 @@ run_row() {
 # check_direct STATUS TEXT SETTINGS DRIVER TARGET: one row of DIRECT.
 check_direct() {
 	local want=$1 text=$2 settings=$3 driver=$4 target=$5 out got mout mgot why=''
-	rm -f "$SCRATCH/fake.log"
+	# what the rows before left behind is not this row's
+	rm -rf "$SCRATCH/fake.log" "$SCRATCH/cache" "$SCRATCH/results"
 	out=$(run_row "$settings $driver")
 	got=${out##*$'\n'}
 	out=${out%$'\n'*}
@@ -319,10 +320,6 @@ main() {
 	while IFS='|' read -r want text cmd; do
 		check "$want" "$text" "$cmd"
 	done <<<"$ROWS"
-	fakes
-	while IFS='|' read -r want text settings driver target; do
-		check_direct "$want" "$text" "$settings" "$driver" "$target"
-	done <<<"$DIRECT"
 	# build.sh build bogus, CC=clang... must stop before extracting,
 	# patching or building a tree.
 	for d in src ksrc trees variants build; do
@@ -330,6 +327,11 @@ main() {
 		printf 'FAIL  a bad config name or kbuild variable still made %s\n' "$SCRATCH/cache/$d"
 		FAILED=$((FAILED + 1))
 	done
+	[[ ! -e $SCRATCH/o ]] || { printf 'FAIL  O= made %s\n' "$SCRATCH/o"; FAILED=$((FAILED + 1)); }
+	fakes
+	while IFS='|' read -r want text settings driver target; do
+		check_direct "$want" "$text" "$settings" "$driver" "$target"
+	done <<<"$DIRECT"
 	[[ ! -e $SCRATCH/o ]] || { printf 'FAIL  O= made %s\n' "$SCRATCH/o"; FAILED=$((FAILED + 1)); }
 	check_bad_archives
 	check_failing_bench
