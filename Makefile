@@ -67,7 +67,7 @@ help:
 	@echo "                       footprint, layout noise floor (VIEWS='mq polled ...',"
 	@echo "                       default all; layout also builds off-layout)"
 	@echo "  make fuzz            a long eifuzz campaign on debug (FUZZ_SECONDS, FUZZ_SEED,"
-	@echo "                       FUZZ_CONFIG, FUZZ_OUT: see bench/run/fuzz.sh)"
+	@echo "                       CONFIG, FUZZ_OUT: see bench/run/fuzz.sh)"
 	@echo "  make coverage        gcov line/branch coverage of the series' kernel code by"
 	@echo "                       the guest tests and a fuzz campaign (FUZZ_SECONDS=120)"
 	@echo "                       on the gcov config, into results/<date>-coverage"
@@ -145,7 +145,7 @@ views:
 		plots/make-plots.sh "$$d" && plots/make-view-plots.sh "$$d" && exec bench/report/report.sh "$$d"' sh @VIEWS@
 
 fuzz:
-	$(RUN) -d -b CONFIG fuzz -- env FUZZ_CONFIG=@CONFIG@ bench/run/fuzz.sh
+	$(RUN) -d -b CONFIG fuzz -- bench/run/fuzz.sh
 
 coverage:
 	$(RUN) -d coverage -- bench/run/coverage.sh

@@ -39,22 +39,22 @@ ROWS=$(
 1|usage: image.sh base|bench/vm/image.sh bogus
 0|perf.sh [-h]|bench/run/perf.sh --help
 1|unknown argument 'bogus'|bench/run/perf.sh bogus
-1|unknown state 'bogus' (valid: |STATES=bogus bench/run/perf.sh
+2|STATES='bogus' (the environment): 'bogus' is not a state (valid: |STATES=bogus bench/run/perf.sh
 0|bench.sh [-h | --settings | --list | --job ID | --plan-job ID DIR]|bench/run/bench.sh -h
 1|unknown argument '--repeats=2'|bench/run/bench.sh --repeats=2
-1|unknown state 'bogus' (valid: off key-off key-on-other rules-N|STATES=bogus bench/run/bench.sh
-1|unknown state 'rules-0' (valid: |STATES=rules-0 bench/run/bench.sh
-1|unknown config 'bogus' (valid: |CONFIGS='on bogus' bench/run/bench.sh
-1|unknown workload 'bogus' (valid: count-randread-qd1 |WORKLOADS=bogus bench/run/bench.sh
-1|unknown accelerator 'bogus' (valid: auto kvm tcg tcg-icount)|ACCEL=bogus bench/run/bench.sh
-1|REPEATS=two: expected a number|REPEATS=two bench/run/bench.sh
-1|PLUGIN and PERF_RECORD are 0 or 1|PLUGIN=yes bench/run/bench.sh
-1|BENCH_CONFIGS is now CONFIGS|BENCH_CONFIGS=on bench/run/bench.sh
+2|'bogus' is not a state (valid: off key-off key-on-other match-chance ei-idle|STATES=bogus bench/run/bench.sh
+2|'rules-0' is not a state (valid: |STATES=rules-0 bench/run/bench.sh
+2|'bogus' is not a config (valid: |CONFIGS='on bogus' bench/run/bench.sh
+2|'bogus' is not a workload (valid: count-randread-qd1 |WORKLOADS=bogus bench/run/bench.sh
+2|ACCEL='bogus' (the environment): unknown value (valid: auto kvm tcg tcg-icount)|ACCEL=bogus bench/run/bench.sh
+2|REPEATS='two' (the environment): not a whole number|REPEATS=two bench/run/bench.sh
+2|PLUGIN='yes' (the environment): want 0 or 1|PLUGIN=yes bench/run/bench.sh
+2|BENCH_CONFIGS (the environment) is now CONFIGS|BENCH_CONFIGS=on bench/run/bench.sh
 1|usage: bench.sh --job ID (bench.sh --list prints the IDs)|bench/run/bench.sh --job
 1|unknown argument '--lists' (valid: -h, --settings, --list, --job ID|bench/run/bench.sh --lists
-1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on REPEATS=2 bench/run/bench.sh --job bogus
+1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on BASELINE='on key-off' REPEATS=2 bench/run/bench.sh --job bogus
 1|usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)|bench/run/bench.sh --plan-job on.r1
-1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on REPEATS=2 bench/run/bench.sh --plan-job bogus $SCRATCH/plan
+1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on BASELINE='on key-off' REPEATS=2 bench/run/bench.sh --plan-job bogus $SCRATCH/plan
 0|lava-jobs.sh [-u URL] [-p PLUGIN] OUTDIR [ID...]|bench/lab/lava-jobs.sh -h
 2|usage: lava-jobs.sh [-u URL] [-p PLUGIN] OUTDIR [ID...]|bench/lab/lava-jobs.sh
 2|ACCEL=tcg: a lab's device type is tcg-icount or kvm|ACCEL=tcg bench/lab/lava-jobs.sh $SCRATCH/jobs
@@ -63,11 +63,11 @@ ROWS=$(
 0|lava-results.sh [-o DIR] JOBDIR LOG|bench/lab/lava-results.sh -h
 2|usage: lava-results.sh [-o DIR] JOBDIR LOG|bench/lab/lava-results.sh
 2|is not a job folder of lava-jobs.sh (no piece/meta.json, boot.env)|bench/lab/lava-results.sh $SCRATCH $SCRATCH/log
-1|unknown job file 'bogus' (valid: default quick, or the path of a .job file)|JOB_FILE=bogus bench/run/bench.sh --list
-1|bad.job:2: expected NAME = VALUE, got "CONFIGS off"|printf '# a typo\nCONFIGS off\n' >$SCRATCH/bad.job && JOB_FILE=$SCRATCH/bad.job bench/run/bench.sh --list
-1|typo.job:1: unknown setting CONFIG (valid: CONFIGS STATES|printf 'CONFIG = on\n' >$SCRATCH/typo.job && JOB_FILE=$SCRATCH/typo.job bench/run/bench.sh --list
-1|twice.job:2: REPEATS set twice|printf 'REPEATS = 1\nREPEATS = 2\n' >$SCRATCH/twice.job && JOB_FILE=$SCRATCH/twice.job bench/run/bench.sh --settings
-1|BOOTS=sometimes: valid are auto, per-config, per-state|BOOTS=sometimes bench/run/bench.sh --list
+2|JOB_FILE='bogus' (the environment): unknown job file (valid: default quick, or the path of|JOB_FILE=bogus bench/run/bench.sh --list
+2|bad.job:2: expected NAME = VALUE, got "CONFIGS off"|printf '# a typo\nCONFIGS off\n' >$SCRATCH/bad.job && JOB_FILE=$SCRATCH/bad.job bench/run/bench.sh --list
+2|typo.job:1: unknown setting CONFIG (did you mean CONFIGS?) (valid: CONFIGS STATES|printf 'CONFIG = on\n' >$SCRATCH/typo.job && JOB_FILE=$SCRATCH/typo.job bench/run/bench.sh --list
+2|twice.job:2: REPEATS set twice|printf 'REPEATS = 1\nREPEATS = 2\n' >$SCRATCH/twice.job && JOB_FILE=$SCRATCH/twice.job bench/run/bench.sh --settings
+2|BOOTS='sometimes' (the environment): unknown value (valid: auto per-config per-state)|BOOTS=sometimes bench/run/bench.sh --list
 2|usage: merge.sh [-o DIR] PIECE...|bench/lab/merge.sh
 2|results/no-such-run is not a piece of bench.sh --job (no meta.json)|bench/lab/merge.sh results/no-such-run
 2|a whole run needs no merge|bench/lab/merge.sh ${NEWEST%/}
@@ -83,7 +83,7 @@ ROWS=$(
 1|config on is not built|bench/lab/pack-build.sh on $SCRATCH/x.tar
 0|all.sh [-h]|bench/run/all.sh -h
 1|unknown argument 'quick'|bench/run/all.sh quick
-1|unknown config 'bogus' (valid: |CONFIGS=bogus bench/run/all.sh
+2|CONFIGS='bogus' (the environment): 'bogus' is not a config (valid: |CONFIGS=bogus bench/run/all.sh
 1|unknown argument 'bogus'|bench/run/peers.sh bogus
 2|VIEWS='mq bogus' (the command line): 'bogus' is not a view (valid: errcost footprint latency layout mq polled switch, or all)|bench/run/views.sh mq bogus
 1|usage: bench/run/views.sh VIEW... (views: |bench/run/views.sh
@@ -92,20 +92,20 @@ ROWS=$(
 2|RESULTS='results/no-such-run' (make's command line): no such directory|make -s disasm RESULTS=results/no-such-run
 2|a committed run, which make never writes into|make -s plots RESULTS=$NEWEST
 2|usage: make compare BASE=results/A NEW=results/B|make -s compare
-1|FUZZ_CONFIG='bogus': want one of: |FUZZ_CONFIG=bogus bench/run/fuzz.sh
-1|FUZZ_OUT='README.md': exists and is not a directory|FUZZ_OUT=README.md bench/run/fuzz.sh
+2|CONFIG='bogus' (the environment): not a config (valid: |CONFIG=bogus bench/run/fuzz.sh
+2|FUZZ_OUT='README.md' (the environment): exists and is not a directory|FUZZ_OUT=README.md bench/run/fuzz.sh
 0|bench/run/coverage.sh [RESULTS_DIR|bench/run/coverage.sh -h
-1|FUZZ_SECONDS='soon': want a whole number of seconds|FUZZ_SECONDS=soon bench/run/coverage.sh
+2|FUZZ_SECONDS='soon' (the environment): not a whole number|FUZZ_SECONDS=soon bench/run/coverage.sh
 1|results directory 'results' exists already|bench/run/coverage.sh results
 1|bench/run/coverage.sh [RESULTS_DIR|bench/run/coverage.sh --bogus
 1|KSRC=/no/such/linux: no such file or directory (give a git checkout, an extracted tree or a tarball|KSRC=/no/such/linux bench/kernel/build.sh build on
 1|KSRC=/etc is not a kernel source: give a git checkout (its top directory), an extracted tree|KSRC=/etc bench/kernel/build.sh build on
-1|KSRC=/etc/hostname is not a kernel source: a file must be a tarball|KSRC=/etc/hostname bench/run/bench.sh
+2|KSRC='/etc/hostname' (the environment): a file must be a tarball|KSRC=/etc/hostname bench/run/bench.sh
 1|SERIES=/etc has no series file: give a directory with a 'series' file|SERIES=/etc bench/kernel/build.sh build on
 1|usage: build.sh defines TREE CONFIG_SYMBOL|bench/kernel/build.sh defines main
 0|per-patch.sh [-h]|bench/run/per-patch.sh -h
 1|unknown argument 'bogus'|bench/run/per-patch.sh bogus
-1|per-patch needs a series: SERIES=none has no patches|SERIES=none bench/run/per-patch.sh
+2|SERIES='none' (the environment): per-patch needs a series|SERIES=none bench/run/per-patch.sh
 0|compare-series.sh [-h]|bench/run/compare-series.sh -h
 2|unknown argument 'bogus'|bench/run/compare-series.sh bogus
 2|NEW_SERIES='/etc' (the environment): no series file|NEW_SERIES=/etc bench/run/compare-series.sh
@@ -125,7 +125,7 @@ ROWS=$(
 2|LLVM='1': clang/LLVM kernel builds are not supported|LLVM=1 bench/kernel/build.sh build on
 2|O='$SCRATCH/o': builds go to CACHE/build/CONFIG|O=$SCRATCH/o bench/kernel/build.sh build on
 2|ARCH='arm64': kernels are built for x86_64 only (ARCH may be unset, x86 or x86_64)|ARCH=arm64 bench/kernel/build.sh build on
-2|CROSS_COMPILE='aarch64-linux-gnu-': kernels are built for x86_64|CROSS_COMPILE=aarch64-linux-gnu- bench/kernel/build.sh build on
+2|CROSS_COMPILE='aarch64-linux-gnu-': not used: kernels are built for x86_64|CROSS_COMPILE=aarch64-linux-gnu- bench/kernel/build.sh build on
 2|CC='clang': kernels are built with gcc through ccache|CC=clang bench/kernel/build.sh objects on block/blk-core.o
 2|CC='clang' (make's command line): kernels are built with gcc through ccache|make -s kernels CONFIGS=on CC=clang
 2|LLVM='1' (make's command line): clang/LLVM kernel builds are not supported|make -s kernels CONFIGS=on LLVM=1
@@ -135,6 +135,57 @@ ROWS=$(
 2|LLVM='1' (make's command line): clang/LLVM kernel builds are not supported|make -s per-patch LLVM=1
 0||CC=gcc ARCH=x86_64 bench/kernel/build.sh check-vars
 ROWS_END
+)
+
+# The drivers called directly resolve their settings first, as make's
+# targets do: the same input gets the same refusal either way, before
+# anything is made.  STATUS | TEXT | SETTINGS | DRIVER | MAKE TARGET: the
+# row runs "SETTINGS DRIVER" and, with the same settings in the
+# environment, "make TARGET" (- for none), whose status and error lines
+# must be the direct call's.
+DIRECT=$(
+	cat <<DIRECT_END
+2|STATES='bogus' (the environment): 'bogus' is not a state (valid: off key-off|STATES=bogus|bench/run/bench.sh|bench
+2|STATES is empty (the environment): want states (valid: off key-off|STATES=|bench/run/bench.sh|bench
+2|REPEATS='0' (the environment): out of range: want a whole number from 1 to 1000, or auto|REPEATS=0|bench/run/bench.sh|bench
+2|SEED='4294967296' (the environment): out of range: want a whole number from 0 to 4294967295|SEED=4294967296|bench/run/bench.sh|bench
+2|CONFIGS='on on' (the environment): 'on' is listed twice|CONFIGS='on on'|bench/run/bench.sh|bench
+2|STATE (the environment) is not a setting of bench: did you mean STATES?|STATE=key-off|bench/run/bench.sh|bench
+2|CC='clang' (the environment): kernels are built with gcc through ccache|CC=clang|bench/run/bench.sh|bench
+2|BASELINE='off off' (bench/plan/jobs/default.job:12): not a row of the matrix|CONFIGS=on|bench/run/bench.sh|bench
+2|'bogus' is not a config (valid: |CONFIGS='on bogus'|bench/run/perf.sh|perf
+2|PERF_REPEATS is empty (the environment): want a whole number from 1 to 100|PERF_REPEATS=|bench/run/perf.sh|perf
+2|PERF_REPEATS='0' (the environment): out of range: want a whole number from 1 to 100|PERF_REPEATS=0|bench/run/perf.sh|perf
+2|FIO_IOS='0' (the environment): out of range: perf runs the counted fio job|FIO_IOS=0|bench/run/perf.sh|perf
+2|STATES='rules-1 rules-1' (the environment): 'rules-1' is listed twice|STATES='rules-1 rules-1'|bench/run/perf.sh|perf
+2|REPEAT (the environment) is not a setting of perf: did you mean REPEATS?|REPEAT=2|bench/run/perf.sh|perf
+2|LLVM='1' (the environment): clang/LLVM kernel builds are not supported|LLVM=1|bench/run/perf.sh|perf
+2|'bogus' is not a workload (valid: count-randread-qd1 |WORKLOADS=bogus|bench/run/peers.sh|peers
+2|REPEATS is empty (the environment): want a whole number from 1 to 1000, or auto|REPEATS=|bench/run/peers.sh|peers
+2|RUN_TIMEOUT='0' (the environment): out of range|RUN_TIMEOUT=0|bench/run/peers.sh|peers
+2|WORKLOADS='randread-qd1 randread-qd1' (the environment): 'randread-qd1' is listed twice|WORKLOADS='randread-qd1 randread-qd1'|bench/run/peers.sh|peers
+2|configs (the environment) is not a setting of peers: did you mean CONFIGS?|configs=peers|bench/run/peers.sh|peers
+2|CONFIGS='on' (the environment): peers always runs with CONFIGS='peers'|CONFIGS=on|bench/run/peers.sh|peers
+2|ARCH='arm64' (the environment): kernels are built for x86_64 only|ARCH=arm64|bench/run/peers.sh|peers
+2|CONFIG='bogus' (the environment): not a config (valid: debug gcov|CONFIG=bogus|bench/run/fuzz.sh|fuzz
+2|CONFIG='off' (the environment): has no error injection to fuzz (configs with it: debug|CONFIG=off|bench/run/fuzz.sh|fuzz
+2|FUZZ_SECONDS is empty (the environment): want a whole number from 1 to 604800|FUZZ_SECONDS=|bench/run/fuzz.sh|fuzz
+2|FUZZ_SEED='-1' (the environment): negative|FUZZ_SEED=-1|bench/run/fuzz.sh|fuzz
+2|FUZZ_SECONDS='0' (the environment): out of range: want a whole number from 1 to 604800|FUZZ_SECONDS=0|bench/run/fuzz.sh|fuzz
+2|CONFIG='debug debug' (the environment): one config, not a list|CONFIG='debug debug'|bench/run/fuzz.sh|fuzz
+2|FUZZ_CONFIG (the environment) is now CONFIG|FUZZ_CONFIG=debug|bench/run/fuzz.sh|fuzz
+2|fuzz_seconds (the environment) is not a setting of fuzz: did you mean FUZZ_SECONDS?|fuzz_seconds=10|bench/run/fuzz.sh|fuzz
+2|O='$SCRATCH/o' (the environment): builds go to CACHE/build/CONFIG|O=$SCRATCH/o|bench/run/fuzz.sh|fuzz
+2|FUZZ_OUT='README.md' (the environment): exists and is not a directory|FUZZ_OUT=README.md|bench/run/fuzz.sh|fuzz
+2|SERIES='none' (the environment): per-patch needs a series|SERIES=none|bench/run/per-patch.sh|per-patch
+2|HOT_FUNCS='f f' (the environment): 'f' is listed twice|HOT_FUNCS='f f'|bench/run/per-patch.sh|per-patch
+2|ACCEL='kvm' (the environment): per-patch always runs with ACCEL='tcg-icount'|ACCEL=kvm|bench/run/per-patch.sh|per-patch
+2|FUZZ_SECONDS='0' (the environment): out of range|FUZZ_SECONDS=0|bench/run/coverage.sh|coverage
+2|FUZZ_SEED is empty (the environment)|FUZZ_SEED=|bench/run/coverage.sh|coverage
+2|CC='tcc' (the environment): kernels are built with gcc through ccache|CC=tcc|bench/run/coverage.sh|coverage
+2|'rules-0' is not a state (valid: |STATES='key-off rules-0'|bench/run/all.sh|all
+2|KBUILD_OUTPUT='$SCRATCH/o' (the environment): builds go to CACHE/build/CONFIG|KBUILD_OUTPUT=$SCRATCH/o|bench/run/all.sh|all
+DIRECT_END
 )
 
 PASSED=0
@@ -152,6 +203,57 @@ check() {
 		PASSED=$((PASSED + 1))
 	else
 		printf 'FAIL  exit %s (want %s and "%s")  %s\n' "$got" "$want" "$text" "$cmd"
+		printf '%s\n' "$out" | tail -n 5 | sed 's/^/      /'
+		FAILED=$((FAILED + 1))
+	fi
+}
+
+# fakes: tar, xz, apt-get and qemu-system-x86_64 that only log their
+# call, first on PATH for the direct rows: any call is work done.
+fakes() {
+	local tool
+	mkdir -p "$SCRATCH/fake"
+	for tool in tar xz apt-get qemu-system-x86_64; do
+		printf '#!/bin/sh\necho "%s $*" >>"%s"\nexit 1\n' "$tool" "$SCRATCH/fake.log" >"$SCRATCH/fake/$tool"
+		chmod +x "$SCRATCH/fake/$tool"
+	done
+}
+
+# run_row COMMAND: COMMAND's output and, last, its status, as a user runs
+# it (no make around it) with the fakes first on PATH and scratch roots.
+run_row() {
+	local got=0 out
+	out=$(cd "$REPO_DIR" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u MAKEOVERRIDES -u BIB_PLAN \
+		PATH="$SCRATCH/fake:$PATH" CACHE="$SCRATCH/cache" RESULTS_ROOT="$SCRATCH/results" BENCH_T0='' \
+		timeout "${CHECK_LIMIT:-60}" bash -c "$1" 2>&1 </dev/null) || got=$?
+	printf '%s\n%s\n' "$out" "$got"
+}
+
+# check_direct STATUS TEXT SETTINGS DRIVER TARGET: one row of DIRECT.
+check_direct() {
+	local want=$1 text=$2 settings=$3 driver=$4 target=$5 out got mout mgot why=''
+	# what the rows before left behind is not this row's
+	rm -rf "$SCRATCH/fake.log" "$SCRATCH/cache" "$SCRATCH/results"
+	out=$(run_row "$settings $driver")
+	got=${out##*$'\n'}
+	out=${out%$'\n'*}
+	[[ $got == "$want" && $out == *"$text"* ]] || why="exit $got (want $want and \"$text\")"
+	[[ ! -e $SCRATCH/fake.log ]] || why+=" ran: $(tr '\n' ' ' <"$SCRATCH/fake.log")"
+	[[ ! -e $SCRATCH/cache && ! -e $SCRATCH/results ]] || why+=" made CACHE or RESULTS_ROOT"
+	if [[ $target != - ]]; then
+		mout=$(run_row "$settings make -s $target")
+		mgot=${mout##*$'\n'}
+		mout=${mout%$'\n'*}
+		# make's own "*** [...] Error 2" line aside, the same lines
+		[[ $mgot == "$got" && $(grep -v '^make' <<<"$mout") == "$out" ]] ||
+			why+=" make $target: exit $mgot, other lines: $(grep -v '^make' <<<"$mout" | head -n 2 | tr '\n' ' ')"
+	fi
+	rm -rf "$SCRATCH/cache" "$SCRATCH/results"
+	if [[ -z $why ]]; then
+		printf 'ok    exit %s  %s %s (as make %s)\n' "$got" "$settings" "$driver" "$target"
+		PASSED=$((PASSED + 1))
+	else
+		printf 'FAIL  %s  %s %s\n' "$why" "$settings" "$driver"
 		printf '%s\n' "$out" | tail -n 5 | sed 's/^/      /'
 		FAILED=$((FAILED + 1))
 	fi
@@ -214,7 +316,7 @@ check_needs_cache() {
 }
 
 main() {
-	local want text cmd d
+	local want text cmd d settings driver target
 	while IFS='|' read -r want text cmd; do
 		check "$want" "$text" "$cmd"
 	done <<<"$ROWS"
@@ -225,6 +327,11 @@ main() {
 		printf 'FAIL  a bad config name or kbuild variable still made %s\n' "$SCRATCH/cache/$d"
 		FAILED=$((FAILED + 1))
 	done
+	[[ ! -e $SCRATCH/o ]] || { printf 'FAIL  O= made %s\n' "$SCRATCH/o"; FAILED=$((FAILED + 1)); }
+	fakes
+	while IFS='|' read -r want text settings driver target; do
+		check_direct "$want" "$text" "$settings" "$driver" "$target"
+	done <<<"$DIRECT"
 	[[ ! -e $SCRATCH/o ]] || { printf 'FAIL  O= made %s\n' "$SCRATCH/o"; FAILED=$((FAILED + 1)); }
 	check_bad_archives
 	check_failing_bench

@@ -9,7 +9,7 @@
 #                                    prepare, compile those the .config
 #                                    builds; print their paths
 #   build.sh check-vars             exit 2 on kbuild variables that are
-#                                    not honoured (CC LLVM O ARCH; below)
+#                                    not honoured (bench/lib/toolchain.sh)
 #
 # A tree is the pristine source plus a patch list.  When the patch list
 # changes, only files whose content changed are rewritten, so make and
@@ -31,6 +31,8 @@ help_text() {
 case ${1:-} in -h | --help) help_text; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+# shellcheck source=bench/lib/toolchain.sh
+. "$BENCH_DIR/lib/toolchain.sh"
 
 PATCH_DIR=$REPO_DIR/patches
 JOBS=${JOBS:-$(nproc)}
@@ -42,28 +44,24 @@ export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=blkinject KBUILD_BUILD_HOST=bench
 
 # Kernels are built for x86_64 with gcc through ccache, into
-# CACHE/build/CONFIG.  kbuild's own variables that would change that are
-# refused (exit 2) before any work rather than mixed into a build: CC other
-# than gcc, LLVM, O, ARCH other than x86/x86_64, CROSS_COMPILE.  The
-# values that say what we do anyway are accepted.
-# check_kbuild_vars: refuse them; then clear them and make's variables
-# (an outer make's MAKEFLAGS carries its command line: LLVM=1, V=1, W=1)
-# so that nothing reaches kbuild but what build.sh passes.
+# CACHE/build/CONFIG.  kbuild's own variables that would change that (CC
+# other than gcc, LLVM, O, ARCH other than x86/x86_64, CROSS_COMPILE,
+# KBUILD_OUTPUT) are refused (exit 2) before any work rather than mixed
+# into a build, by the policy the resolver applies too
+# (bench/lib/toolchain.sh).
+# check_kbuild_vars: refuse them, each named; then clear them and make's
+# variables (an outer make's MAKEFLAGS carries its command line: LLVM=1,
+# V=1, W=1) so that nothing reaches kbuild but what build.sh passes.
 check_kbuild_vars() {
-	local why=''
-	case ${CC:-gcc} in
-	gcc | cc | /usr/bin/gcc | /usr/bin/cc | 'ccache gcc') ;;
-	*) why="CC='$CC': kernels are built with gcc through ccache (CC=\"ccache gcc\"); CC may be unset, gcc or cc" ;;
-	esac
-	[[ -z ${LLVM:-} ]] || why="LLVM='$LLVM': clang/LLVM kernel builds are not supported, kernels are built with gcc through ccache; unset LLVM"
-	[[ -z ${O:-} ]] || why="O='$O': builds go to CACHE/build/CONFIG (CACHE=$CACHE); set CACHE to move them, and unset O"
-	case ${ARCH:-x86_64} in
-	x86_64 | x86) ;;
-	*) why="ARCH='$ARCH': kernels are built for x86_64 only (ARCH may be unset, x86 or x86_64)" ;;
-	esac
-	[[ -z ${CROSS_COMPILE:-} ]] || why="CROSS_COMPILE='$CROSS_COMPILE': kernels are built for x86_64 with the host's gcc only; unset CROSS_COMPILE"
-	[[ -z $why ]] || DIE_STATUS=2 die "$why"
-	unset CC LLVM O ARCH CROSS_COMPILE MAKEFLAGS MAKEOVERRIDES MFLAGS GNUMAKEFLAGS MAKELEVEL
+	local name why bad=0
+	while read -r name; do
+		why=$(toolchain_refusal "$name" "${!name:-}") || continue
+		printf "error: %s='%s': %s\n" "$name" "${!name}" "$why" >&2
+		bad=1
+	done < <(toolchain_vars)
+	[[ $bad == 0 ]] || exit 2
+	# shellcheck disable=SC2046 # the policy's names, one word each
+	unset $(toolchain_vars) MAKEFLAGS MAKEOVERRIDES MFLAGS GNUMAKEFLAGS MAKELEVEL
 }
 
 # The unpatched source: Debian's tarball extracted in src/pristine, or a

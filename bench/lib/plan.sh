@@ -19,6 +19,12 @@
 #                         one with settings of its own (per-patch, a test)
 #   plan_given FILE       NAME=VALUE (shell-quoted) of each setting a user
 #                         gave (not a default, not a job file), one a line
+#   plan_first DRIVER[,DRIVER...] [NAME=VALUE...] -- SCRIPT [ARG...]
+#                         a driver's first act: when BIB_PLAN is not a plan
+#                         of these drivers, run SCRIPT ARG... again through
+#                         bench/plan/run as the first DRIVER (its settings
+#                         resolved and checked, exit 2 on bad input, as
+#                         under make); else return
 
 plan_load() {
 	local file=$1 line key n=0
@@ -96,4 +102,12 @@ plan_for() {
 	[[ -n ${BIB_PLAN:-} ]] || return 1
 	driver=$(plan_get "$BIB_PLAN" DRIVER) || return 1
 	[[ " $* " == *" $driver "* ]]
+}
+
+plan_first() {
+	local drivers=${1//,/ }
+	shift
+	# shellcheck disable=SC2086 # a list of names
+	! plan_for $drivers || return 0
+	exec "${BASH_SOURCE[0]%/*}/../plan/run" "${drivers%% *}" "$@"
 }

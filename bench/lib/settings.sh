@@ -10,7 +10,8 @@
 # and the command exits 2 having done nothing: no directory made, no file
 # written, nothing extracted, built or booted.
 #
-# Sourcing this file defines functions (its own and bench/lib/catalog.sh's)
+# Sourcing this file defines functions (its own, bench/lib/catalog.sh's and
+# bench/lib/toolchain.sh's)
 # and nothing else.  Entry points:
 #   settings_resolve DRIVER [NAME=VALUE...]   0, or 2 after printing the problems
 #   settings_write_plan FILE                   the plan, KEY=VALUE a line
@@ -26,6 +27,8 @@
 
 # shellcheck source=bench/lib/catalog.sh
 . "${BASH_SOURCE[0]%/*}/catalog.sh"
+# shellcheck source=bench/lib/toolchain.sh
+. "${BASH_SOURCE[0]%/*}/toolchain.sh"
 
 # --- the registry: bench/plan/settings.table ------------------------------
 
@@ -358,7 +361,7 @@ st_check() {
 	fi
 	if [[ -z ${ST_VAL[$n]//[[:space:]]/} ]]; then
 		case $type in
-		configs0 | workloads0 | view-states0 | tests0 | words | cc | llvm | arch | refuse) ST_VAL[$n]=''; return 0 ;;
+		configs0 | workloads0 | view-states0 | tests0 | words | dir-or-new | toolchain) ST_VAL[$n]=''; return 0 ;;
 		esac
 		st_bad "$n" "$(st_want "$n")"
 		return 1
@@ -703,33 +706,20 @@ st_check_program() {
 
 st_check_words() { :; }
 
+# st_check_dir_or_new: a directory, or a path that does not exist yet.
+st_check_dir_or_new() {
+	[[ ! -e $2 || -d $2 ]] || st_bad "$1" "exists and is not a directory"
+}
+
 st_check_origin() {
 	[[ $2 =~ ^[a-z0-9_]+$ ]] || st_bad "$1" "KCIDB origins are [a-z0-9_]+"
 }
 
-# st_check_cc: the kernels are built with gcc through ccache (bench/kernel/build.sh
-# check-vars says the same); CC may only name it.
-st_check_cc() {
-	[[ $2 == gcc || $2 == cc || $2 == 'ccache gcc' ]] ||
-		st_bad "$1" "kernels are built with gcc through ccache (CC=\"ccache gcc\"); CC may be unset, gcc or cc"
-}
-
-# st_check_llvm: kbuild reads any non-empty LLVM as "use LLVM"; clang
-# builds are not supported (bench/kernel/build.sh check-vars).
-st_check_llvm() {
-	st_bad "$1" "clang/LLVM kernel builds are not supported: unset LLVM"
-}
-
-st_check_arch() {
-	[[ $2 == x86_64 || $2 == x86 ]] ||
-		st_bad "$1" "kernels are built for x86_64 only (ARCH may be unset, x86 or x86_64): the guests are qemu-system-x86_64"
-}
-
-st_check_refuse() {
-	case $1 in
-	O | KBUILD_OUTPUT) st_bad "$1" "builds go to CACHE/build/CONFIG, where every stage finds them; set CACHE=DIR to put them elsewhere" ;;
-	*) st_bad "$1" "not used: the guests are x86_64, built with the host's gcc" ;;
-	esac
+# st_check_toolchain: kbuild's own variables (CC, LLVM, O, ARCH, ...):
+# the policy is bench/lib/toolchain.sh's, which build.sh check-vars asks too.
+st_check_toolchain() {
+	local why
+	if why=$(toolchain_refusal "$1" "$2"); then st_bad "$1" "$why"; fi
 }
 
 # --- checks across settings -------------------------------------------------
@@ -884,6 +874,9 @@ st_cross() {
 		[[ -z ${ST_VAL[BASE]} || ${ST_VAL[BASE]} != "${ST_VAL[NEW]}" ]] ||
 			st_err "BASE and NEW are the same run (${ST_VAL[BASE]}): compare two runs"
 	fi
+	# perf's one workload is the counted job: it needs its reads
+	[[ $ST_DRIVER != perf || ${ST_VAL[FIO_IOS]} != 0 ]] ||
+		st_bad FIO_IOS "out of range: perf runs the counted fio job, want a whole number from 1 to 1000000000"
 	[[ $ST_DRIVER != fuzz ]] || catalog_is_feature_config "${ST_VAL[CONFIG]}" ||
 		st_bad CONFIG "has no error injection to fuzz (configs with it: $(catalog_feature_configs | catalog_line))"
 	st_reads RUN_ID && st_cross_run_id

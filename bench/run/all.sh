@@ -15,6 +15,11 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 case ${1:-} in -h | --help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+# Settings first, as under make: on its own it runs again through the
+# resolver, which exits 2 on bad input before any build.
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/../lib/plan.sh"
+plan_first all,quick -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 
@@ -22,14 +27,11 @@ case ${1:-} in
 '') ;;
 *) die "unknown argument '$1' (all.sh takes settings from the environment; see all.sh -h)" ;;
 esac
-[[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
-# shellcheck source=bench/lib/plan.sh
-. "$BENCH_DIR/lib/plan.sh"
-# Under make the settings are the resolved plan's (bench.sh keeps it in
-# the run as plan.env).
-! plan_for all quick || plan_export "$BIB_PLAN"
+# The settings are the resolved plan's (bench.sh keeps it in the run as
+# plan.env).
+plan_export "$BIB_PLAN"
 export CONFIGS
 
 # build_estimate CONFIG: a stamped build only checks; else a cold build.
@@ -73,8 +75,6 @@ write_plan() {
 
 main() {
 	local dir cfg accel status=0 plan
-	# shellcheck disable=SC2086 # a list of words
-	check_configs $CONFIGS
 	plan=$(mktemp)
 	job_plan_start "$plan"
 	write_plan "$JOB_PLAN"

@@ -59,6 +59,13 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 case ${1:-} in -h | --help) sed -n '2,51s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+# Settings first, as under make: on its own (or called by another driver
+# with settings of its own: perf, peers, per-patch, compare-series) it
+# runs again through the resolver, which exits 2 on bad input before
+# anything is made.
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/../lib/plan.sh"
+plan_first bench,all,quick -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 
@@ -74,46 +81,15 @@ esac
 [[ ${1:-} != --plan-job || -n $PLAN_DIR ]] || die "usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)"
 [[ $MODE != job || -n $PLAN_DIR || ($# == 2 && -n $JOB_ID) ]] || die "usage: bench.sh --job ID (bench.sh --list prints the IDs)"
 [[ $MODE == job || $# -le 1 ]] || die "unexpected argument '$2' after $1"
-[[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
-# shellcheck source=bench/lib/plan.sh
-. "$BENCH_DIR/lib/plan.sh"
 # shellcheck source=bench/collect/fio.sh
 . "$BENCH_DIR/collect/fio.sh"
 # shellcheck source=bench/collect/plugin.sh
 . "$BENCH_DIR/collect/plugin.sh"
-# Under make (bench/plan/run) the settings are the resolved plan's, which
-# the run keeps as plan.env; on its own, or called by another driver with
-# settings of its own (per-patch, compare-series), the job file and the
-# environment.
-MY_PLAN=''
-if plan_for bench all quick; then
-	MY_PLAN=$BIB_PLAN
-	plan_export "$MY_PLAN"
-else
-	job_load
-fi
-
-check_settings() {
-	local w
-	# shellcheck disable=SC2086 # lists of words
-	check_configs $CONFIGS
-	# shellcheck disable=SC2086
-	check_states $STATES
-	# shellcheck disable=SC2086
-	check_workloads $WORKLOADS $SOFTIRQ_WORKLOADS
-	check_accel "${ACCEL:-auto}"
-	for w in REPEATS:"${REPEATS:-1}" FIO_RUNTIME:"${FIO_RUNTIME:-1}" GUEST_JOBS:"${GUEST_JOBS:-1}" FIO_IOS:"$FIO_IOS" SEED:"$SEED" RUN_TIMEOUT:"$RUN_TIMEOUT"; do
-		[[ ${w#*:} =~ ^[0-9]+$ ]] || die "${w%%:*}=${w#*:}: expected a number"
-	done
-	[[ ${REPEATS:-1} -ge 1 ]] || die "REPEATS must be at least 1"
-	[[ ${GUEST_JOBS:-1} -ge 1 ]] || die "GUEST_JOBS must be at least 1"
-	[[ $PLUGIN == [01] && $PERF_RECORD == [01] ]] || die "PLUGIN and PERF_RECORD are 0 or 1"
-	[[ -n $WORKLOADS || $FIO_IOS != 0 ]] || die "nothing to measure: WORKLOADS is empty and FIO_IOS=0"
-	[[ -z ${BOOTS:-} || $BOOTS == per-state || $BOOTS == per-config ]] ||
-		die "BOOTS=$BOOTS: valid are auto, per-config, per-state"
-}
+# The settings are the resolved plan's, which the run keeps as plan.env.
+MY_PLAN=$BIB_PLAN
+plan_export "$MY_PLAN"
 
 # states_of CONFIG: the states a config is measured in (a config without
 # the feature, such as off and off-layout, has one: off).
@@ -307,7 +283,6 @@ main() {
 		print_settings
 		return
 	fi
-	check_settings
 	# shellcheck disable=SC2086 # a list of words
 	[[ $MODE != all ]] || check_built $CONFIGS
 	# shellcheck disable=SC2086

@@ -53,12 +53,17 @@ export ACCEL=tcg-icount PERF_RECORD=0 PLUGIN=1
 BASELINE=${BASELINE:-${CONFIGS%% *} ${STATES%% *}}
 export BASELINE
 
-# side NAME KSRC SERIES: build and measure one side into $OUT/NAME.
+# side NAME KSRC SERIES: build and measure one side into $OUT/NAME.  An
+# empty KSRC or SERIES is the default, i.e. unset (bench.sh's resolver
+# refuses an empty value).
 side() {
 	local name=$1
+	local -a src=()
+	[[ -z $2 ]] || src+=("KSRC=$2")
+	[[ -z $3 ]] || src+=("SERIES=$3")
 	# shellcheck disable=SC2086 # a list of words
-	KSRC=$2 SERIES=$3 "$BENCH_DIR/kernel/build.sh" build $CONFIGS >&2
-	KSRC=$2 SERIES=$3 RESULTS_ROOT=$OUT RUN_ID=$name "$BENCH_DIR/run/bench.sh" >/dev/null
+	env -u KSRC -u SERIES "${src[@]}" "$BENCH_DIR/kernel/build.sh" build $CONFIGS >&2
+	env -u KSRC -u SERIES "${src[@]}" RESULTS_ROOT="$OUT" RUN_ID="$name" "$BENCH_DIR/run/bench.sh" >/dev/null
 }
 
 main() {
@@ -68,8 +73,6 @@ main() {
 	for s in "$base_ksrc|$base_series" "$new_ksrc|$new_series"; do
 		(KSRC=${s%%|*} SERIES=${s#*|} DIE_STATUS=2 resolve_variant) || exit 2
 	done
-	# shellcheck disable=SC2086 # a list of words
-	(DIE_STATUS=2 check_configs $CONFIGS && DIE_STATUS=2 check_states $STATES) || exit 2
 	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-compare-series}
 	OUT=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
 	[[ ! -e $OUT ]] || DIE_STATUS=2 die "$OUT exists already"

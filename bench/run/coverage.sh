@@ -32,6 +32,11 @@ usage() {
 }
 
 case ${1:-} in -h | --help) usage 0 ;; esac
+# Settings first, as under make: on its own it runs again through the
+# resolver, which exits 2 on bad input before anything is built.
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/../lib/plan.sh"
+plan_first coverage -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 # shellcheck source=bench/lib/results.sh
@@ -48,9 +53,6 @@ export FUZZ_SEED=${FUZZ_SEED:-1}
 SOURCES=(block/error-injection.c block/error-injection.h block/blk-core.c)
 
 check_args() {
-	[[ $FUZZ_SECONDS =~ ^[0-9]+$ && $FUZZ_SECONDS -ge 1 ]] ||
-		die "FUZZ_SECONDS='$FUZZ_SECONDS': want a whole number of seconds >= 1"
-	[[ $FUZZ_SEED =~ ^[0-9]+$ ]] || die "FUZZ_SEED='$FUZZ_SEED': want an unsigned decimal number"
 	[[ ${1:-} != -h && ${1:-} != --help ]] || usage 0
 	[[ $# -le 1 && ${1:-} != -* ]] || usage
 	[[ -z ${1:-} || ! -e $1 ]] || die "results directory '$1' exists already"
@@ -142,7 +144,7 @@ main() {
 	capture_test_boots "$dir/tests.info"
 
 	fuzz_out=$CACHE/coverage-runs/fuzz-$(date +%Y%m%d-%H%M%S)
-	FUZZ_CONFIG=$COVERAGE_CONFIG FUZZ_OUT=$fuzz_out "$BENCH_DIR/run/fuzz.sh" || status=1
+	CONFIG=$COVERAGE_CONFIG FUZZ_OUT=$fuzz_out "$BENCH_DIR/run/fuzz.sh" || status=1
 	without_counts "$fuzz_out/result.log" >"$dir/fuzz.log"
 	capture "$fuzz_out/result.log" "$dir/fuzz.info"
 

@@ -3,12 +3,12 @@
 # debug kernel (KASAN, lockdep, kmemleak).  Exits non-zero on a
 # disagreement with the model, a kernel report or a failed boot.
 #
-#   FUZZ_SECONDS=360 FUZZ_SEED=1 FUZZ_CONFIG=debug bench/run/fuzz.sh
+#   FUZZ_SECONDS=360 FUZZ_SEED=1 CONFIG=debug bench/run/fuzz.sh
 #
 # FUZZ_SECONDS: guest seconds to start new runs in (the boot adds about a
 # minute on debug under TCG, the last run up to about two more, and on a
 # loaded host the guest clock falls behind the wall clock); FUZZ_SEED: the
-# first seed, each run takes the next one; FUZZ_CONFIG: any config with
+# first seed, each run takes the next one; CONFIG: any config with
 # the feature (make coverage runs the gcov config); FUZZ_OUT: the run's
 # directory (default $CACHE/fuzz-runs/CONFIG-TIME), whose result.log has
 # every run and, on the gcov config, the "=== gcov-counts ===" block.
@@ -16,37 +16,29 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 case ${1:-} in -h | --help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+# Settings first, as under make: on its own (or called by coverage) it
+# runs again through the resolver, which exits 2 on bad input before
+# anything is built or booted.
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/../lib/plan.sh"
+plan_first fuzz -- "$0" "$@"
 
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 
 FUZZ_SECONDS=${FUZZ_SECONDS:-360}
 FUZZ_SEED=${FUZZ_SEED:-1}
-FUZZ_CONFIG=${FUZZ_CONFIG:-debug}
+CONFIG=${CONFIG:-debug}
 FUZZ_OUT=${FUZZ_OUT:-}
-
-check_args() {
-	[[ $FUZZ_SECONDS =~ ^[0-9]+$ && $FUZZ_SECONDS -ge 1 ]] ||
-		die "FUZZ_SECONDS='$FUZZ_SECONDS': want a whole number of seconds >= 1"
-	[[ $FUZZ_SEED =~ ^[0-9]+$ ]] ||
-		die "FUZZ_SEED='$FUZZ_SEED': want an unsigned decimal number"
-	case " $(all_configs | tr '\n' ' ') " in
-	*" $FUZZ_CONFIG "*) ;;
-	*) die "FUZZ_CONFIG='$FUZZ_CONFIG': want one of: $(all_configs | tr '\n' ' ')" ;;
-	esac
-	[[ -z $FUZZ_OUT || ! -e $FUZZ_OUT || -d $FUZZ_OUT ]] ||
-		die "FUZZ_OUT='$FUZZ_OUT': exists and is not a directory"
-}
 
 main() {
 	local out status=0
-	check_args
-	"$BENCH_DIR/kernel/build.sh" build "$FUZZ_CONFIG"
-	out=${FUZZ_OUT:-$CACHE/fuzz-runs/$FUZZ_CONFIG-$(date +%Y%m%d-%H%M%S)}
-	log "fuzz: $FUZZ_CONFIG, first seed $FUZZ_SEED, ${FUZZ_SECONDS}s (output $out)"
+	"$BENCH_DIR/kernel/build.sh" build "$CONFIG"
+	out=${FUZZ_OUT:-$CACHE/fuzz-runs/$CONFIG-$(date +%Y%m%d-%H%M%S)}
+	log "fuzz: $CONFIG, first seed $FUZZ_SEED, ${FUZZ_SECONDS}s (output $out)"
 	# A run that never finishes must still end: allow the boot and the
 	# last run (a few minutes at most on debug under TCG).
-	"$BENCH_DIR/vm/run-guest" -c "$FUZZ_CONFIG" -t $((FUZZ_SECONDS + 900)) -o "$out" \
+	"$BENCH_DIR/vm/run-guest" -c "$CONFIG" -t $((FUZZ_SECONDS + 900)) -o "$out" \
 		-e "FUZZ_SECONDS=$FUZZ_SECONDS" -e "FUZZ_SEED=$FUZZ_SEED" \
 		"$BENCH_DIR/guest/fuzz.sh" || status=$?
 	# The summary and any failure; not each passing run, nor the counts.

@@ -13,10 +13,15 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+case ${1:-} in -h | --help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+# Settings first, as under make: on its own it runs again through the
+# resolver, which exits 2 on bad input before anything is made.
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/../lib/plan.sh"
+plan_first peers -- "$0" "$@"
 # should_fail_bio: where fail_make_request and the BPF program act (set
 # before results.sh, which gives HOT_FUNCS its default).
 export HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject should_fail_bio}
-case ${1:-} in -h | --help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 # shellcheck source=bench/lib/results.sh

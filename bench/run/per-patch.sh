@@ -21,6 +21,12 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 case ${1:-} in -h | --help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+# Settings first, as under make: on its own it runs again through the
+# resolver, which exits 2 on bad input (SERIES=none, a series file that
+# lists no patches, ...) before anything is built (report only reads DIR).
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/../lib/plan.sh"
+[[ ${1:-} == report ]] || plan_first per-patch -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 # shellcheck source=bench/stats/round.sh
@@ -58,14 +64,19 @@ prefix_series() {
 # step LABEL SERIES CONFIG STATES: build and measure one row of the table
 # into $OUT/rows/LABEL; the config label in runs.csv becomes LABEL.
 step() {
-	local label=$1 series=$2 cfg=$3 states=$4 run
+	local label=$1 series=$2 cfg=$3 states=$4 run base=off
+	local -a side=()
 	log "per-patch: $label: $cfg (SERIES=${series:-default}) in $states"
-	SERIES=$series "$BENCH_DIR/kernel/build.sh" build "$cfg" >&2
+	# the default series is SERIES unset (bench.sh's resolver refuses an
+	# empty value); the baseline is a row of the step's matrix
+	[[ -z $series ]] || side=("SERIES=$series")
+	! has_feature "$cfg" || base=${states%% *}
+	env -u SERIES "${side[@]}" "$BENCH_DIR/kernel/build.sh" build "$cfg" >&2
 	# A boot that fails (a kernel report, say: a prefix can carry a bug a
 	# later patch fixes) leaves its rows failed and the table n/a there.
 	run=$OUT/rows/$label
-	SERIES=$series CONFIGS=$cfg STATES=$states BASELINE="$cfg key-off" \
-		RESULTS_ROOT=$OUT/rows RUN_ID=$label "$BENCH_DIR/run/bench.sh" >/dev/null ||
+	env -u SERIES "${side[@]}" CONFIGS="$cfg" STATES="$states" BASELINE="$cfg $base" \
+		RESULTS_ROOT="$OUT/rows" RUN_ID="$label" "$BENCH_DIR/run/bench.sh" >/dev/null ||
 		printf '%s %s\n' "$label" "$(cat "$run/failures.txt" 2>/dev/null || echo "bench.sh failed")" >>"$OUT/failures.txt"
 	[[ -f $run/runs.csv ]] || die "$label: bench.sh wrote no runs.csv"
 	STEP_SEQ=$((STEP_SEQ + 1))
@@ -91,10 +102,8 @@ main() {
 	local n k series cfg states patches p label labels=() before=() t0 load0
 	t0=$(date +%s)
 	load0=$(load_average)
-	[[ $SERIES_DIR != none ]] || die "per-patch needs a series: SERIES=none has no patches to attribute"
 	mapfile -t patches < <(series_patches "$SERIES_DIR")
 	n=${#patches[@]}
-	((n > 0)) || die "SERIES=$SERIES_DIR lists no patches"
 	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-per-patch}
 	OUT=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
 	[[ ! -e $OUT ]] || die "$OUT exists already"

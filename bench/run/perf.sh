@@ -28,6 +28,12 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 case ${1:-} in -h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+# Settings first, as under make: on its own (or called by peers) it runs
+# again through the resolver, which exits 2 on bad input before anything
+# is made; make perf, all and quick resolved them already.
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/../lib/plan.sh"
+plan_first perf,all,quick -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 
@@ -35,7 +41,6 @@ case ${1:-} in
 '') ;;
 *) die "unknown argument '$1' (perf.sh takes settings from the environment; see perf.sh -h)" ;;
 esac
-[[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
 # shellcheck source=bench/collect/fio.sh
@@ -100,13 +105,6 @@ one_run() {
 
 main() {
 	local accel dir rows=() row cfg state rep k=0 n seq failed=0 kvm_repeats
-	# shellcheck disable=SC2086 # lists of words
-	check_configs $CONFIGS
-	# shellcheck disable=SC2086
-	check_states $STATES
-	check_accel "${ACCEL:-auto}"
-	[[ $PERF_REPEATS =~ ^[1-9][0-9]*$ && $FIO_IOS =~ ^[1-9][0-9]*$ ]] ||
-		die "PERF_REPEATS=$PERF_REPEATS FIO_IOS=$FIO_IOS: expected numbers >= 1"
 	accel=$("$BENCH_DIR/vm/run-guest" -A -c "${CONFIGS%% *}" -a "${ACCEL:-auto}")
 	if [[ $accel == tcg-icount ]]; then
 		[[ -z ${RESULTS_DIR:-} ]] || die "under tcg-icount bench.sh already counted in its own boots; RESULTS_DIR is for kvm and tcg"
