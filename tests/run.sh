@@ -111,6 +111,7 @@ run_host_tests() {
 	host_test "make clean-cache removes what the suite made, only that" bash "$TESTS_DIR/host/clean-cache.sh"
 	host_test "committed runs are read-only to make plots, report, disasm" bash "$TESTS_DIR/host/committed-runs.sh"
 	host_test "every committed report and figure made again 3 times: same bytes" bash "$TESTS_DIR/host/report-determinism.sh"
+	host_test "summarise reads meta.json: every committed summary made again, same bytes" bash "$TESTS_DIR/host/summaries.sh"
 	seed_overlap_test
 }
 

@@ -136,7 +136,6 @@ main() {
 	rm -rf "$tmp"
 	merged_meta "$out" "$@"
 	record_run "$out"
-	CONFIGS=$(meta_get "$out" CONFIGS) STATES=$(meta_get "$out" STATES) BASELINE=$(meta_get "$out" BASELINE)
 	summarise "$out"
 	log "merge: $# pieces into $out/summary.csv"
 	printf '%s\n' "$out"

@@ -316,25 +316,52 @@ layout_floors() {
 		}' "$1" | sort
 }
 
+# meta_has DIR KEY: the run's metadata has KEY (meta.json, or an old
+# run's meta.env), whatever its value, the empty string included.
+meta_has() {
+	{ [[ -f $1/meta.json ]] && jq -e --arg k "$2" 'has($k)' "$1/meta.json" >/dev/null 2>&1; } ||
+		{ [[ -f $1/meta.env ]] && grep -q "^$2=" "$1/meta.env"; }
+}
+
 # summarise DIR: summary.csv and summary.json from DIR/runs.csv, with the
-# rows in matrix order (configs as in CONFIGS, states as in STATES)
-# rather than in the shuffled run order.  The run's SMP_WORKLOADS (the
-# workloads on more than one vCPU, bench/run/views.sh) go to benchstat
-# --smp-workloads: under tcg-icount their guest time is random.
+# run's own settings from DIR/meta.json (an old run's meta.env) and none
+# from the caller: ACCEL; CONFIGS and STATES, so that the rows come out in
+# matrix order rather than in the shuffled run order; BASELINE ("CONFIG
+# STATE").  A run without one of them is broken input (exit 2, naming the
+# key), except for the names older runs used: BENCH_CONFIGS for CONFIGS.
+# SMP_WORKLOADS (the workloads on more than one vCPU, bench/run/views.sh)
+# go to benchstat --smp-workloads: under tcg-icount their guest time is
+# random.  A run without it lists none, as every run made before views.sh
+# recorded it was summarised (bench and perf boot one vCPU).
 summarise() {
-	local dir=$1 sorted smp
-	local -a opts=()
-	smp=$(meta_get "$dir" SMP_WORKLOADS)
-	[[ -z ${smp//[[:space:]]/} ]] || opts=(--smp-workloads "$smp")
+	local dir=$1 configs_key=CONFIGS key base_row sorted
+	[[ -f $dir/meta.json || -f $dir/meta.env ]] ||
+		DIE_STATUS=2 die "$dir has no meta.json: summarise takes the run's settings from it"
+	[[ ! -f $dir/meta.json ]] || jq -e 'type == "object"' "$dir/meta.json" >/dev/null 2>&1 ||
+		DIE_STATUS=2 die "$dir/meta.json is malformed (not a JSON object)"
+	meta_has "$dir" CONFIGS || ! meta_has "$dir" BENCH_CONFIGS || configs_key=BENCH_CONFIGS
+	for key in ACCEL "$configs_key" STATES BASELINE; do
+		meta_has "$dir" "$key" ||
+			DIE_STATUS=2 die "$dir/meta.json has no $key: summarise takes the run's $key from it"
+	done
+	base_row=$(meta_get "$dir" BASELINE)
+	[[ $base_row =~ ^[^[:space:]]+\ [^[:space:]]+$ ]] ||
+		DIE_STATUS=2 die "$dir/meta.json: BASELINE='$base_row' is not \"CONFIG STATE\""
 	sorted=$(mktemp)
-	awk -F, -v configs="$CONFIGS" -v states="off $STATES" '
+	awk -F, -v configs="$(meta_get "$dir" "$configs_key")" -v states="off $(meta_get "$dir" STATES)" '
 		BEGIN { n = split(configs, c, " "); for (i = 1; i <= n; i++) co[c[i]] = i
 			n = split(states, s, " "); for (i = 1; i <= n; i++) so[s[i]] = i }
 		NR == 1 { print "0\t0\t0\t" $0; next }
 		{ printf "%d\t%d\t%d\t%s\n", co[$2] + 0, so[$3] + 0, NR, $0 }
 	' "$dir/runs.csv" | sort -t "$(printf '\t')" -k1,1n -k2,2n -k3,3n | cut -f4- >"$sorted"
-	"$(benchstat_bin)" summary --accel "$(meta_get "$dir" ACCEL)" --baseline-config "${BASELINE% *}" \
-		--baseline-state "${BASELINE#* }" "${opts[@]}" "$sorted" >"$dir/summary.csv"
+	# a summary that benchstat refuses leaves the run's old one in place
+	if ! "$(benchstat_bin)" summary --accel "$(meta_get "$dir" ACCEL)" --baseline-config "${base_row% *}" \
+		--baseline-state "${base_row#* }" --smp-workloads "$(meta_get "$dir" SMP_WORKLOADS)" \
+		"$sorted" >"$sorted.summary"; then
+		rm -f "$sorted" "$sorted.summary"
+		DIE_STATUS=2 die "benchstat summary refused $dir/runs.csv with its meta.json (its message above)"
+	fi
+	mv "$sorted.summary" "$dir/summary.csv"
 	rm -f "$sorted"
 	write_summary_json "$dir"
 }

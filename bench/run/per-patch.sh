@@ -156,7 +156,7 @@ main() {
 tables() {
 	local labels
 	read -r -a labels <<<"$(meta_get "$OUT" CONFIGS)"
-	CONFIGS="${labels[*]}" STATES="key-off key-on-other" BASELINE="p0 key-off" summarise "$OUT"
+	summarise "$OUT"
 	per_patch_table "${labels[@]}" >"$OUT/per-patch.csv"
 	write_report
 	cat "$OUT/report.txt" >&2

@@ -4,8 +4,9 @@
  *   benchstat summary [--baseline-config C] [--baseline-state S]
  *                     [--threshold PCT] [--smp-workloads 'W...']
  *                     --accel ACCEL RUNS.CSV
- *   benchstat compare [--threshold PCT] --accel ACCEL | --base-accel A
- *                     --new-accel B  BASE.CSV NEW.CSV
+ *   benchstat compare [--threshold PCT] [--smp-workloads 'W...']
+ *                     --accel ACCEL | --base-accel A --new-accel B
+ *                     BASE.CSV NEW.CSV
  *   benchstat metrics
  *   benchstat rank-sum PAIRS.TSV
  *   benchstat simulate [--seed N] [--reps N] [--noise PCT] [--threshold PCT] [--rows K]
@@ -1232,7 +1233,8 @@ static void usage(FILE *f)
 	fputs("usage: benchstat summary [--baseline-config CONFIG] [--baseline-state STATE]\n"
 	      "                         [--threshold PCT] [--smp-workloads 'W...']\n"
 	      "                         --accel ACCEL RUNS.CSV\n"
-	      "       benchstat compare [--threshold PCT] (--accel ACCEL | --base-accel A --new-accel B)\n"
+	      "       benchstat compare [--threshold PCT] [--smp-workloads 'W...']\n"
+	      "                         (--accel ACCEL | --base-accel A --new-accel B)\n"
 	      "                         BASE_RUNS.CSV NEW_RUNS.CSV\n"
 	      "       benchstat metrics\n"
 	      "       benchstat rank-sum PAIRS.TSV\n"
@@ -1244,7 +1246,7 @@ static void usage(FILE *f)
 	      "--smp-workloads: the workloads (exact names, space-separated; '' = none) that\n"
 	      "ran on more than one vCPU: under tcg-icount their guest-time metrics are\n"
 	      "random (no verdict), their exact counts stay deterministic; each must be in\n"
-	      "RUNS.CSV\n", f);
+	      "RUNS.CSV (compare: in BASE_RUNS.CSV or NEW_RUNS.CSV)\n", f);
 }
 
 static _Noreturn void usage_error(const char *fmt, ...)
@@ -1371,19 +1373,28 @@ static int in_list(const char *list, const char *w)
 	return 0;
 }
 
-/* every name of --smp-workloads is a workload of the data: a typo is no silent no-op */
-static void check_smp(const char *list, const dataset_t *d)
+/* the n bytes at name are a workload of d (NULL: none) */
+static int has_workload(const dataset_t *d, const char *name, size_t n)
+{
+	for (size_t i = 0; d && i < d->n; i++)
+		if (strlen(d->g[i].workload) == n && !strncmp(d->g[i].workload, name, n))
+			return 1;
+	return 0;
+}
+
+/*
+ * every name of --smp-workloads is a workload of the data (of a or, when
+ * given, b): a typo is no silent no-op
+ */
+static void check_smp(const char *list, const dataset_t *a, const dataset_t *b)
 {
 	const char *name;
-	size_t n, i;
+	size_t n;
 
-	while ((name = next_name(&list, &n))) {
-		for (i = 0; i < d->n; i++)
-			if (strlen(d->g[i].workload) == n && !strncmp(d->g[i].workload, name, n))
-				break;
-		if (i == d->n)
-			die("--smp-workloads: workload \"%.*s\" is not in %s", (int)n, name, d->path);
-	}
+	while ((name = next_name(&list, &n)))
+		if (!has_workload(a, name, n) && !has_workload(b, name, n))
+			die("--smp-workloads: workload \"%.*s\" is not in %s%s%s", (int)n, name,
+			    a->path, b ? " or " : "", b ? b->path : "");
 }
 
 static void put_num(FILE *f, double v, int have)
@@ -1441,7 +1452,7 @@ static int cmd_summary(int argc, char **argv)
 
 	parse_opts(argc, argv, "cstW" "a", 1, &o);
 	load(&d, o.files[0]);
-	check_smp(o.smp, &d);
+	check_smp(o.smp, &d, NULL);
 	js = xrealloc(NULL, d.n * sizeof(*js));
 	ms = xrealloc(NULL, d.n * sizeof(*ms));
 	ns = xrealloc(NULL, d.n * sizeof(*ns));
@@ -1480,9 +1491,14 @@ static int cmd_summary(int argc, char **argv)
 /* compare                                                             */
 /* ------------------------------------------------------------------ */
 
-static enum class compare_class(const metric_t *m, const opts_t *o)
+/*
+ * smp: the workload ran on more than one vCPU in either run (compare.sh
+ * passes the union of the runs' SMP_WORKLOADS): one random side makes the
+ * difference random.
+ */
+static enum class compare_class(const metric_t *m, const opts_t *o, int smp)
 {
-	enum class a = resolve_class(m, o->base_accel, 0), b = resolve_class(m, o->new_accel, 0);
+	enum class a = resolve_class(m, o->base_accel, smp), b = resolve_class(m, o->new_accel, smp);
 
 	return a > b ? a : b;   /* deterministic only if both sides are */
 }
@@ -1549,10 +1565,11 @@ static int cmd_compare(int argc, char **argv)
 	size_t unclear = 0, nobase = 0, deterministic = 0;
 	family_t fam;
 
-	parse_opts(argc, argv, "t" "abn", 2, &o);
+	parse_opts(argc, argv, "tW" "abn", 2, &o);
 	check_distinct(o.files[0], o.files[1]);
 	load(&base, o.files[0]);
 	load(&new, o.files[1]);
+	check_smp(o.smp, &base, &new);
 	js = xrealloc(NULL, new.n * sizeof(*js));
 	ms = xrealloc(NULL, new.n * sizeof(*ms));
 	bg = xrealloc(NULL, new.n * sizeof(*bg));
@@ -1562,7 +1579,7 @@ static int cmd_compare(int argc, char **argv)
 
 		bg[i] = ds_find(&base, g->config, g->state, g->workload, g->metric->name);
 		ms[i] = g->metric;
-		js[i] = (judge_t){ .cls = compare_class(g->metric, &o) };
+		js[i] = (judge_t){ .cls = compare_class(g->metric, &o, in_list(o.smp, g->workload)) };
 		snprintf(ns[i], sizeof(ns[i]), "%zu+%zu", bg[i] ? bg[i]->n : 0, g->n);
 		if (bg[i])
 			judge(&js[i], bg[i], g, js[i].cls, o.threshold);
@@ -1607,7 +1624,8 @@ static int cmd_compare(int argc, char **argv)
 		if (ds_find(&new, b->config, b->state, b->workload, b->metric->name))
 			continue;
 		only++;
-		gating = b->metric->gates && resolve_class(b->metric, o.base_accel, 0) != RAND;
+		gating = b->metric->gates &&
+			 resolve_class(b->metric, o.base_accel, in_list(o.smp, b->workload)) != RAND;
 		missing += gating;
 		fmt_measured(bm, sizeof(bm), b->n ? b->median : NAN, 0, 0);
 		snprintf(rest, sizeof(rest), "n %zu+-: %s -> -: only in BASE%s", b->n, bm,

@@ -15,19 +15,23 @@
 #      or malformed, BASE and NEW the same directory, a side with no ok
 #      runs, a group that failed in NEW but was ok in BASE, a gating group
 #      of BASE missing in NEW, a gating value of zero or less, a duplicate
-#      row, no group in both; or no verdict: gating rows too few to reach
+#      row, no group in both, an SMP_WORKLOADS name that is a workload of
+#      neither run; or no verdict: gating rows too few to reach
 #      significance after Holm's correction ("underpowered: K gating rows
 #      need n >= N per side"), or whose interval reaches beyond THRESHOLD
 #      ("unclear").
 # Under kvm/tcg, a side whose run has both off and off-layout prints after
 # the table the layout noise floor it measured (bench/lib/results.sh
 # layout_floors): a change smaller than it may be a layout accident.
+# The workloads either run booted on more than one vCPU (SMP_WORKLOADS in
+# meta.json) go to benchstat --smp-workloads: under tcg-icount their guest
+# time is random, so those rows get no verdict.
 # `make compare` calls this; gate on this script, since make turns every
 # failing recipe into its own exit status 2.
 set -eEuo pipefail
 shopt -s inherit_errexit
 
-case ${1:-} in -h | --help) sed -n '2,26s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) sed -n '2,30s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 
 # Whatever fails unforeseen (a tool's own status, a signal) is exit 2.
 trap 'exit 2' ERR
@@ -72,13 +76,28 @@ main() {
 		"$new" "$new_accel" "$(meta_get "$new" GIT_COMMIT)"
 	bin=$(benchstat_bin) || broken "cannot build benchstat"
 	"$bin" compare --threshold "${THRESHOLD:-1}" --base-accel "$base_accel" \
-		--new-accel "$new_accel" "$base/runs.csv" "$new/runs.csv" || status=$?
+		--new-accel "$new_accel" --smp-workloads "$(smp_union "$base" "$new")" \
+		"$base/runs.csv" "$new/runs.csv" || status=$?
 	print_floors "$base" "$base_accel"
 	print_floors "$new" "$new_accel"
 	case ${status:-0} in
 	0 | 1 | 2) exit "${status:-0}" ;;
 	*) broken "benchstat failed with status $status" ;;
 	esac
+}
+
+# smp_union BASE NEW: the workloads that ran on more than one vCPU in
+# either run, one line.  The union, not a demand that the runs agree: a
+# run without the mq view is still compared with one that has it, and a
+# row with one random side has a random difference (as benchstat takes the
+# less deterministic class of two accelerators).  A run without the key
+# (every run before views.sh recorded it; bench and perf boot one vCPU)
+# lists none.
+smp_union() {
+	{
+		meta_get "$1" SMP_WORKLOADS
+		meta_get "$2" SMP_WORKLOADS
+	} | tr '[:blank:]' '\n' | awk 'NF && !s[$0]++' | one_line
 }
 
 # print_floors DIR ACCEL: the layout noise floor DIR measured, under kvm/tcg

@@ -42,10 +42,13 @@ gate() {
 	fi
 }
 
-# mkrun DIR ACCEL: a results directory with meta.json and runs.csv from stdin
+# mkrun DIR ACCEL [SMP_WORKLOADS]: a results directory with meta.json
+# (SMP_WORKLOADS only when given) and runs.csv from stdin
 mkrun() {
 	mkdir -p "$1"
-	jq -n --arg a "$2" '{ACCEL: $a, GIT_COMMIT: "test"}' >"$1/meta.json"
+	jq -n --arg a "$2" --args '{ACCEL: $a, GIT_COMMIT: "test"}
+		+ if $ARGS.positional == [] then {} else {SMP_WORKLOADS: $ARGS.positional[0]} end' \
+		"${@:3}" >"$1/meta.json"
 	cat >"$1/runs.csv"
 }
 
@@ -178,6 +181,35 @@ check "  ... the log says n=7 for the 70 gating rows and the power at 2% and 5%"
 ACCEL=tcg REPEATS=5 "$repo/bench/run/bench.sh" --list >"$tmp/list" 2>"$tmp/list.err" || list_rc=$?
 check "REPEATS=5 under tcg: 48 gating rows, the log says UNDERPOWERED and n >= 7" \
 	grep -q 'REPEATS=5 under tcg: 48 gating rows .*UNDERPOWERED: no row can be shown slower at n=5 (n >= 7 needed)' "$tmp/list.err"
+
+# SMP_WORKLOADS (views.sh records the workloads booted on more than one
+# vCPU): under tcg-icount their guest time is random, so compare.sh passes
+# them to benchstat.  mq [IOPS [INSNS]]: one run of mq-randread-qd1 with
+# IOPS (100000) and INSNS per call (43), beside randread-qd1's 100000 and 43
+mq() {
+	echo "seq,config,state,workload,repeat,status,metric,value"
+	echo "1,on,key-off,mq-randread-qd1,1,ok,iops,${1:-100000}"
+	echo "1,on,key-off,mq-randread-qd1,1,ok,insns_per_call,${2:-43}"
+	echo "2,on,key-off,randread-qd1,1,ok,iops,100000"
+	echo "2,on,key-off,randread-qd1,1,ok,insns_per_call,43"
+}
+mq | mkrun "$tmp/mq-base" tcg-icount
+mq 95000 | mkrun "$tmp/mq-new" tcg-icount
+gate "$tmp/mq-base" "$tmp/mq-new" 1 "icount mq iops 5% lower, no SMP_WORKLOADS (as single-vCPU)"
+mq | mkrun "$tmp/mq-base-smp" tcg-icount "mq-randread-qd1"
+mq 95000 | mkrun "$tmp/mq-new-smp" tcg-icount "mq-randread-qd1"
+gate "$tmp/mq-base" "$tmp/mq-new-smp" 0 "the same, NEW's meta.json lists mq-randread-qd1 in SMP_WORKLOADS"
+check "  ... the row is random, no verdict" \
+	grep -q '^on/key-off/mq-randread-qd1/iops .*: random: random by nature: no verdict' "$tmp/out"
+gate "$tmp/mq-base-smp" "$tmp/mq-new" 0 "the same, only BASE lists it (the union is passed)"
+gate "$tmp/mq-base-smp" "$tmp/mq-new-smp" 0 "the same, both list it"
+mq 95000 | mkrun "$tmp/mq-new-rq" tcg-icount "randread-qd1"
+gate "$tmp/mq-base-smp" "$tmp/mq-new-rq" 0 "BASE lists mq-randread-qd1, NEW randread-qd1: both random"
+mq 100000 44 | mkrun "$tmp/mq-new-call" tcg-icount "mq-randread-qd1"
+gate "$tmp/mq-base-smp" "$tmp/mq-new-call" 1 "listed, +1 instruction per call: exact counts still gate"
+mq 95000 | mkrun "$tmp/mq-new-typo" tcg-icount "mq-randread-qd64"
+gate "$tmp/mq-base" "$tmp/mq-new-typo" 2 "SMP_WORKLOADS naming a workload in neither run"
+check "  ... it names it" grep -q 'workload "mq-randread-qd64" is not in' "$tmp/err"
 
 # broken input
 awk -F, -v OFS=, 'NR > 1 { $6 = "failed"; $8 = "" } { print }' "$main_run/runs.csv" | mkrun "$tmp/allfailed" tcg-icount

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Recompute RESULTS_DIR/summary.csv and summary.json from its runs.csv, with
-# the run's own settings (meta.json): a pure function of the raw rows.
+# the run's own settings (meta.json: ACCEL, CONFIGS, STATES, BASELINE,
+# SMP_WORKLOADS): a pure function of the raw rows.  Exit 2 for a run
+# without meta.json or one of those keys (SMP_WORKLOADS may be absent).
 #
 #   summarise.sh RESULTS_DIR
 set -euo pipefail
 shopt -s inherit_errexit
 
-case ${1:-} in -h | --help) sed -n '2,5s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) sed -n '2,7s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
@@ -15,13 +17,5 @@ dir=${1:?usage: summarise.sh RESULTS_DIR}
 [[ -f $dir/runs.csv ]] || die "$dir has no runs.csv"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
-[[ -f $dir/meta.json || -f $dir/meta.env ]] || die "$dir has no meta.json (or meta.env)"
-# the run's own matrix, so the rows come out in its order
-# (older runs called the configs BENCH_CONFIGS)
-CONFIGS=$(meta_get "$dir" CONFIGS)
-[[ -n $CONFIGS ]] || CONFIGS=$(meta_get "$dir" BENCH_CONFIGS)
-STATES=$(meta_get "$dir" STATES)
-BASELINE=$(meta_get "$dir" BASELINE)
-BASELINE=${BASELINE:-off off}
 summarise "$dir"
 log "summarise: $dir/summary.csv"

@@ -247,8 +247,48 @@ run "$bs" summary --accel tcg-icount --smp-workloads 'mq-randread' "$tmp/mq.csv"
 check "--smp-workloads: names are exact, not prefixes" rc_and_stderr 2 'workload "mq-randread" is not in'
 run "$bs" summary --accel tcg-icount --smp-workloads
 check "--smp-workloads without a value -> exit 2" eq "$rc" 2
-run "$bs" compare --smp-workloads mq-randread-qd1 --accel tcg-icount "$tmp/mq.csv" "$tmp/mq.csv"
-check "--smp-workloads is summary's option: compare -> exit 2" rc_and_stderr 2 "unknown option"
+# compare --smp-workloads: the mq run's key-off rows as BASE, NEW with
+# mq-randread-qd1 5% fewer IOPS and 5% more time per I/O (interleaving,
+# not code): without the option a regression, with it no verdict there
+awk -F, -v OFS=, 'NR == 1 || $3 == "key-off"' "$tmp/mq.csv" >"$tmp/mqb.csv"
+awk -F, -v OFS=, 'NR > 1 && $4 == "mq-randread-qd1" {
+		if ($7 == "iops") $8 = $8 * 0.95; else if ($7 != "insns_per_call") $8 = $8 * 1.05 }
+	{ print }' "$tmp/mqb.csv" >"$tmp/mqn.csv"
+run "$bs" compare --accel tcg-icount "$tmp/mqb.csv" "$tmp/mqn.csv"
+check "compare: mq 5% fewer IOPS under tcg-icount, not listed: exit 1" eq "$rc" 1
+check "  ... mq-randread-qd1 iops is the REGRESSION" \
+	grep -q '^on/key-off/mq-randread-qd1/iops .*REGRESSION slower' "$tmp/out"
+run "$bs" compare --smp-workloads 'mq-randread-qd1 mq-randread-qd32' --accel tcg-icount "$tmp/mqb.csv" "$tmp/mqn.csv"
+check "compare --smp-workloads: the same rows listed -> exit 0" eq "$rc" 0
+for m in iops insns_per_io lat_ns; do
+	check "compare --smp-workloads: mq-randread-qd1 $m random, no verdict" \
+		grep -q "^on/key-off/mq-randread-qd1/$m .*: random: random by nature: no verdict" "$tmp/out"
+done
+check "compare --smp-workloads: randread-qd1 (not listed) is still judged exact" \
+	grep -q '^on/key-off/randread-qd1/iops .*: within-threshold: ' "$tmp/out"
+awk -F, -v OFS=, 'NR > 1 && $4 == "mq-randread-qd1" && $7 == "insns_per_call" { $8 = 44 } { print }' \
+	"$tmp/mqb.csv" >"$tmp/mqc.csv"
+run "$bs" compare --smp-workloads 'mq-randread-qd1' --accel tcg-icount "$tmp/mqb.csv" "$tmp/mqc.csv"
+check "compare --smp-workloads: exact counts still gate: +1 instruction per call -> exit 1" \
+	eq "$rc" 1
+run "$bs" compare --smp-workloads 'mq-randread-qd1' --accel kvm "$tmp/mqb.csv" "$tmp/mqn.csv"
+check "compare --smp-workloads under kvm: sampled anyway, n=1 no verdict -> exit 2" \
+	rc_and_stderr 2 "underpowered"
+awk -F, 'NR == 1 || $4 != "mq-randread-qd32"' "$tmp/mqn.csv" >"$tmp/mqd.csv"
+run "$bs" compare --smp-workloads 'mq-randread-qd1 mq-randread-qd32' --accel tcg-icount "$tmp/mqd.csv" "$tmp/mqn.csv"
+check "compare --smp-workloads: a name in only one file is fine -> exit 0" eq "$rc" 0
+awk -F, 'NR == 1 || !($4 == "mq-randread-qd32" && $7 != "insns_per_call")' "$tmp/mqn.csv" >"$tmp/mqe.csv"
+run "$bs" compare --accel tcg-icount "$tmp/mqb.csv" "$tmp/mqe.csv"
+check "compare: mq-randread-qd32's guest-time rows missing in NEW, not listed: gating -> exit 2" \
+	rc_and_stderr 2 "2 gating groups of BASE are missing in NEW"
+run "$bs" compare --smp-workloads 'mq-randread-qd1 mq-randread-qd32' --accel tcg-icount "$tmp/mqb.csv" "$tmp/mqe.csv"
+check "compare --smp-workloads: the same missing, listed: random, not gating -> exit 0" eq "$rc" 0
+run "$bs" compare --smp-workloads 'mq-randread-qd1 mq-randread-qd64' --accel tcg-icount "$tmp/mqb.csv" "$tmp/mqn.csv"
+check "compare --smp-workloads: a workload in neither file -> exit 2 naming it" \
+	rc_and_stderr 2 'workload "mq-randread-qd64" is not in'
+check "  ... and both files" grep -q "is not in $tmp/mqb.csv or $tmp/mqn.csv" "$tmp/err"
+run "$bs" compare --accel tcg-icount --smp-workloads
+check "compare --smp-workloads without a value -> exit 2" rc_and_stderr 2 "missing value"
 for accel in kvm tcg; do
 	run "$bs" summary --accel $accel "$tmp/mq.csv"
 	cp "$tmp/out" "$tmp/mqs.csv"
