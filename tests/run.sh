@@ -143,14 +143,14 @@ run_runner_tests() {
 	local script
 	script=$(mktemp)
 	printf 'echo about to fail\nexit 3\n' >"$script"
-	expect_runner "script-failure" 1 'verdict=guest script failed with rc=3' "$script"
+	expect_runner "script-failure" "$STATUS_FAILED" 'verdict=guest script failed with rc=3' "$script"
 	# A busy loop, not a sleep: under tcg-icount (sleep=off) an idle guest's
 	# clock jumps to its next timer, so "sleep 600" ends at once.  The limit
 	# leaves room for a boot on a loaded host.
 	printf 'while :; do :; done\n' >"$script"
-	expect_runner "hung-script" 3 'verdict=timeout: guest script still running' -t 90 "$script"
-	expect_runner "kernel-panic" 2 'verdict=kernel panic' -k rdinit=/bin/false "$script"
-	QEMU_EXTRA_ARGS=-S expect_runner "hung-boot" 3 'verdict=hung boot' -t 10 "$script"
+	expect_runner "hung-script" "$STATUS_TIMEOUT" 'verdict=timeout: guest script still running' -t 90 "$script"
+	expect_runner "kernel-panic" "$STATUS_FAILED" 'verdict=kernel panic' -k rdinit=/bin/false "$script"
+	QEMU_EXTRA_ARGS=-S expect_runner "hung-boot" "$STATUS_TIMEOUT" 'verdict=hung boot' -t 10 "$script"
 	rm -f "$script"
 }
 
