@@ -34,9 +34,9 @@ ROWS=$(
 2|-t soon: expected a number of seconds|bench/vm/run-guest -t soon /dev/null
 2|unknown config 'bogus' (valid: |bench/kernel/build.sh build bogus
 2|unknown config 'bogus' (valid: |bench/kernel/build.sh build on bogus
-1|usage: build.sh tree NAME|bench/kernel/build.sh bogus
+2|usage: build.sh tree NAME|bench/kernel/build.sh bogus
 0|build.sh build CONFIG|bench/kernel/build.sh -h
-1|usage: image.sh base|bench/vm/image.sh bogus
+2|usage: image.sh base|bench/vm/image.sh bogus
 0|perf.sh [-h]|bench/run/perf.sh --help
 1|unknown argument 'bogus'|bench/run/perf.sh bogus
 2|unknown state 'bogus' (valid: |STATES=bogus bench/run/perf.sh
@@ -102,7 +102,7 @@ ROWS=$(
 2|KSRC=/etc is not a kernel source: give a git checkout (its top directory), an extracted tree|KSRC=/etc bench/kernel/build.sh build on
 2|KSRC=/etc/hostname is not a kernel source: a file must be a tarball|KSRC=/etc/hostname bench/run/bench.sh
 2|SERIES=/etc has no series file: give a directory with a 'series' file|SERIES=/etc bench/kernel/build.sh build on
-1|usage: build.sh defines TREE CONFIG_SYMBOL|bench/kernel/build.sh defines main
+2|usage: build.sh defines TREE CONFIG_SYMBOL|bench/kernel/build.sh defines main
 0|per-patch.sh [-h]|bench/run/per-patch.sh -h
 1|unknown argument 'bogus'|bench/run/per-patch.sh bogus
 1|per-patch needs a series: SERIES=none has no patches|SERIES=none bench/run/per-patch.sh
@@ -120,7 +120,7 @@ ROWS=$(
 2|HOT_FUNCS: 'a-b' is not a function name|HOT_FUNCS=a-b perf-scripts/static.sh
 2|SERIES=/etc has no series file|NEW_SERIES=/etc perf-scripts/static.sh
 2|NEW_CONFIG='bogus' (make's command line): not a config (valid: |make -s static NEW_CONFIG=bogus
-1|usage: build.sh objects CONFIG [OBJECT...]|bench/kernel/build.sh objects
+2|usage: build.sh objects CONFIG [OBJECT...]|bench/kernel/build.sh objects
 2|CC='clang': kernels are built with gcc through ccache (CC="ccache gcc"); CC may be unset, gcc or cc|CC=clang bench/kernel/build.sh build on
 2|LLVM='1': clang/LLVM kernel builds are not supported|LLVM=1 bench/kernel/build.sh build on
 2|O='$SCRATCH/o': builds go to CACHE/build/CONFIG|O=$SCRATCH/o bench/kernel/build.sh build on
