@@ -38,23 +38,23 @@ ROWS=$(
 0|build.sh build CONFIG|bench/kernel/build.sh -h
 2|usage: image.sh base|bench/vm/image.sh bogus
 0|perf.sh [-h]|bench/run/perf.sh --help
-1|unknown argument 'bogus'|bench/run/perf.sh bogus
+2|unknown argument 'bogus'|bench/run/perf.sh bogus
 2|unknown state 'bogus' (valid: |STATES=bogus bench/run/perf.sh
 0|bench.sh [-h | --settings | --list | --job ID | --plan-job ID DIR]|bench/run/bench.sh -h
-1|unknown argument '--repeats=2'|bench/run/bench.sh --repeats=2
+2|unknown argument '--repeats=2'|bench/run/bench.sh --repeats=2
 2|unknown state 'bogus' (valid: off key-off key-on-other rules-N|STATES=bogus bench/run/bench.sh
 2|unknown state 'rules-0' (valid: |STATES=rules-0 bench/run/bench.sh
 2|unknown config 'bogus' (valid: |CONFIGS='on bogus' bench/run/bench.sh
 2|unknown workload 'bogus' (valid: count-randread-qd1 |WORKLOADS=bogus bench/run/bench.sh
 2|unknown accelerator 'bogus' (valid: auto kvm tcg tcg-icount)|ACCEL=bogus bench/run/bench.sh
-1|REPEATS=two: expected a number|REPEATS=two bench/run/bench.sh
-1|PLUGIN and PERF_RECORD are 0 or 1|PLUGIN=yes bench/run/bench.sh
-1|BENCH_CONFIGS is now CONFIGS|BENCH_CONFIGS=on bench/run/bench.sh
-1|usage: bench.sh --job ID (bench.sh --list prints the IDs)|bench/run/bench.sh --job
-1|unknown argument '--lists' (valid: -h, --settings, --list, --job ID|bench/run/bench.sh --lists
-1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on REPEATS=2 bench/run/bench.sh --job bogus
-1|usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)|bench/run/bench.sh --plan-job on.r1
-1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on REPEATS=2 bench/run/bench.sh --plan-job bogus $SCRATCH/plan
+2|REPEATS=two: expected a number|REPEATS=two bench/run/bench.sh
+2|PLUGIN and PERF_RECORD are 0 or 1|PLUGIN=yes bench/run/bench.sh
+2|BENCH_CONFIGS is now CONFIGS|BENCH_CONFIGS=on bench/run/bench.sh
+2|usage: bench.sh --job ID (bench.sh --list prints the IDs)|bench/run/bench.sh --job
+2|unknown argument '--lists' (valid: -h, --settings, --list, --job ID|bench/run/bench.sh --lists
+2|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on REPEATS=2 bench/run/bench.sh --job bogus
+2|usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)|bench/run/bench.sh --plan-job on.r1
+2|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on REPEATS=2 bench/run/bench.sh --plan-job bogus $SCRATCH/plan
 0|lava-jobs.sh [-u URL] [-p PLUGIN] OUTDIR [ID...]|bench/lab/lava-jobs.sh -h
 2|usage: lava-jobs.sh [-u URL] [-p PLUGIN] OUTDIR [ID...]|bench/lab/lava-jobs.sh
 2|ACCEL=tcg: a lab's device type is tcg-icount or kvm|ACCEL=tcg bench/lab/lava-jobs.sh $SCRATCH/jobs
@@ -67,7 +67,7 @@ ROWS=$(
 2|bad.job:2: expected NAME = VALUE, got "CONFIGS off"|printf '# a typo\nCONFIGS off\n' >$SCRATCH/bad.job && JOB_FILE=$SCRATCH/bad.job bench/run/bench.sh --list
 2|typo.job:1: unknown setting CONFIG (valid: CONFIGS STATES|printf 'CONFIG = on\n' >$SCRATCH/typo.job && JOB_FILE=$SCRATCH/typo.job bench/run/bench.sh --list
 2|twice.job:2: REPEATS set twice|printf 'REPEATS = 1\nREPEATS = 2\n' >$SCRATCH/twice.job && JOB_FILE=$SCRATCH/twice.job bench/run/bench.sh --settings
-1|BOOTS=sometimes: valid are auto, per-config, per-state|BOOTS=sometimes bench/run/bench.sh --list
+2|BOOTS=sometimes: valid are auto, per-config, per-state|BOOTS=sometimes bench/run/bench.sh --list
 2|usage: merge.sh [-o DIR] PIECE...|bench/lab/merge.sh
 2|results/no-such-run is not a piece of bench.sh --job (no meta.json)|bench/lab/merge.sh results/no-such-run
 2|a whole run needs no merge|bench/lab/merge.sh ${NEWEST%/}
@@ -82,30 +82,30 @@ ROWS=$(
 2|unknown config 'bogus' (valid: |bench/lab/pack-build.sh bogus $SCRATCH/x.tar
 4|config on is not built|bench/lab/pack-build.sh on $SCRATCH/x.tar
 0|all.sh [-h]|bench/run/all.sh -h
-1|unknown argument 'quick'|bench/run/all.sh quick
+2|unknown argument 'quick'|bench/run/all.sh quick
 2|unknown config 'bogus' (valid: |CONFIGS=bogus bench/run/all.sh
-1|unknown argument 'bogus'|bench/run/peers.sh bogus
+2|unknown argument 'bogus'|bench/run/peers.sh bogus
 2|VIEWS='mq bogus' (the command line): 'bogus' is not a view (valid: errcost footprint latency layout mq polled switch, or all)|bench/run/views.sh mq bogus
-1|usage: bench/run/views.sh VIEW... (views: |bench/run/views.sh
+2|usage: bench/run/views.sh VIEW... (views: |bench/run/views.sh
 2|POLL_TAGS='many' (the environment): not a whole number|POLL_TAGS=many bench/run/views.sh polled
 2|RESULTS='results/no-such-run' (make's command line): no such directory|make -s plots RESULTS=results/no-such-run
 2|RESULTS='results/no-such-run' (make's command line): no such directory|make -s disasm RESULTS=results/no-such-run
 2|a committed run, which make never writes into|make -s plots RESULTS=$NEWEST
 2|usage: make compare BASE=results/A NEW=results/B|make -s compare
-1|FUZZ_CONFIG='bogus': want one of: |FUZZ_CONFIG=bogus bench/run/fuzz.sh
-1|FUZZ_OUT='README.md': exists and is not a directory|FUZZ_OUT=README.md bench/run/fuzz.sh
+2|FUZZ_CONFIG='bogus': want one of: |FUZZ_CONFIG=bogus bench/run/fuzz.sh
+2|FUZZ_OUT='README.md': exists and is not a directory|FUZZ_OUT=README.md bench/run/fuzz.sh
 0|bench/run/coverage.sh [RESULTS_DIR|bench/run/coverage.sh -h
-1|FUZZ_SECONDS='soon': want a whole number of seconds|FUZZ_SECONDS=soon bench/run/coverage.sh
-1|results directory 'results' exists already|bench/run/coverage.sh results
-1|bench/run/coverage.sh [RESULTS_DIR|bench/run/coverage.sh --bogus
+2|FUZZ_SECONDS='soon': want a whole number of seconds|FUZZ_SECONDS=soon bench/run/coverage.sh
+2|results directory 'results' exists already|bench/run/coverage.sh results
+2|bench/run/coverage.sh [RESULTS_DIR|bench/run/coverage.sh --bogus
 2|KSRC=/no/such/linux: no such file or directory (give a git checkout, an extracted tree or a tarball|KSRC=/no/such/linux bench/kernel/build.sh build on
 2|KSRC=/etc is not a kernel source: give a git checkout (its top directory), an extracted tree|KSRC=/etc bench/kernel/build.sh build on
 2|KSRC=/etc/hostname is not a kernel source: a file must be a tarball|KSRC=/etc/hostname bench/run/bench.sh
 2|SERIES=/etc has no series file: give a directory with a 'series' file|SERIES=/etc bench/kernel/build.sh build on
 2|usage: build.sh defines TREE CONFIG_SYMBOL|bench/kernel/build.sh defines main
 0|per-patch.sh [-h]|bench/run/per-patch.sh -h
-1|unknown argument 'bogus'|bench/run/per-patch.sh bogus
-1|per-patch needs a series: SERIES=none has no patches|SERIES=none bench/run/per-patch.sh
+2|unknown argument 'bogus'|bench/run/per-patch.sh bogus
+2|per-patch needs a series: SERIES=none has no patches|SERIES=none bench/run/per-patch.sh
 0|compare-series.sh [-h]|bench/run/compare-series.sh -h
 2|unknown argument 'bogus'|bench/run/compare-series.sh bogus
 2|NEW_SERIES='/etc' (the environment): no series file|NEW_SERIES=/etc bench/run/compare-series.sh

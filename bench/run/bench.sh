@@ -54,7 +54,7 @@
 # Output: results/RUN_ID/ with runs.csv, summary.csv, summary.json, meta.json,
 # plan.txt (the boots in order), raw.tar.xz (fio JSON and plugin counts of
 # every boot) and annotate/.  The results directory is printed on stdout at
-# the end.  Exit status 1 when any boot failed (after writing everything).
+# the end.  Exit status: 1 a boot failed (all is written), 2 bad input.
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -68,13 +68,13 @@ case ${1:-} in
 --job) MODE=job JOB_ID=${2:-} ;;
 --plan-job) MODE=job JOB_ID=${2:-} PLAN_DIR=${3:-} ;;
 '') ;;
-*) die "unknown argument '$1' (valid: -h, --settings, --list, --job ID, --plan-job ID DIR; settings come from the job file and the environment, see bench.sh -h)" ;;
+*) die_bad_input "unknown argument '$1' (valid: -h, --settings, --list, --job ID, --plan-job ID DIR; settings come from the job file and the environment, see bench.sh -h)" ;;
 esac
-[[ -z $PLAN_DIR || $# == 3 ]] || die "unexpected argument '$4' after --plan-job ID DIR"
-[[ ${1:-} != --plan-job || -n $PLAN_DIR ]] || die "usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)"
-[[ $MODE != job || -n $PLAN_DIR || ($# == 2 && -n $JOB_ID) ]] || die "usage: bench.sh --job ID (bench.sh --list prints the IDs)"
-[[ $MODE == job || $# -le 1 ]] || die "unexpected argument '$2' after $1"
-[[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
+[[ -z $PLAN_DIR || $# == 3 ]] || die_bad_input "unexpected argument '$4' after --plan-job ID DIR"
+[[ ${1:-} != --plan-job || -n $PLAN_DIR ]] || die_bad_input "usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)"
+[[ $MODE != job || -n $PLAN_DIR || ($# == 2 && -n $JOB_ID) ]] || die_bad_input "usage: bench.sh --job ID (bench.sh --list prints the IDs)"
+[[ $MODE == job || $# -le 1 ]] || die_bad_input "unexpected argument '$2' after $1"
+[[ -z ${BENCH_CONFIGS:-} ]] || die_bad_input "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
 # shellcheck source=bench/lib/plan.sh
@@ -102,14 +102,14 @@ check_settings() {
 	check_workloads $WORKLOADS $SOFTIRQ_WORKLOADS
 	check_accel "${ACCEL:-auto}"
 	for w in REPEATS:"${REPEATS:-1}" FIO_RUNTIME:"${FIO_RUNTIME:-1}" GUEST_JOBS:"${GUEST_JOBS:-1}" FIO_IOS:"$FIO_IOS" SEED:"$SEED" RUN_TIMEOUT:"$RUN_TIMEOUT"; do
-		[[ ${w#*:} =~ ^[0-9]+$ ]] || die "${w%%:*}=${w#*:}: expected a number"
+		[[ ${w#*:} =~ ^[0-9]+$ ]] || die_bad_input "${w%%:*}=${w#*:}: expected a number"
 	done
-	[[ ${REPEATS:-1} -ge 1 ]] || die "REPEATS must be at least 1"
-	[[ ${GUEST_JOBS:-1} -ge 1 ]] || die "GUEST_JOBS must be at least 1"
-	[[ $PLUGIN == [01] && $PERF_RECORD == [01] ]] || die "PLUGIN and PERF_RECORD are 0 or 1"
-	[[ -n $WORKLOADS || $FIO_IOS != 0 ]] || die "nothing to measure: WORKLOADS is empty and FIO_IOS=0"
+	[[ ${REPEATS:-1} -ge 1 ]] || die_bad_input "REPEATS must be at least 1"
+	[[ ${GUEST_JOBS:-1} -ge 1 ]] || die_bad_input "GUEST_JOBS must be at least 1"
+	[[ $PLUGIN == [01] && $PERF_RECORD == [01] ]] || die_bad_input "PLUGIN and PERF_RECORD are 0 or 1"
+	[[ -n $WORKLOADS || $FIO_IOS != 0 ]] || die_bad_input "nothing to measure: WORKLOADS is empty and FIO_IOS=0"
 	[[ -z ${BOOTS:-} || $BOOTS == per-state || $BOOTS == per-config ]] ||
-		die "BOOTS=$BOOTS: valid are auto, per-config, per-state"
+		die_bad_input "BOOTS=$BOOTS: valid are auto, per-config, per-state"
 }
 
 # states_of CONFIG: the states a config is measured in (a config without
@@ -255,8 +255,8 @@ choose_boots() {
 		plan_repeats
 	fi
 	[[ $BOOTS == per-state || ($BOOTS == per-config && $ACCEL_USED == tcg-icount) ]] ||
-		die "BOOTS=$BOOTS: valid are per-state, and per-config under tcg-icount only (a boot's history changes kvm and tcg numbers)"
-	[[ $COUNT_IOS != 0 || -n $WORKLOADS ]] || die "nothing to measure under $ACCEL_USED: WORKLOADS is empty"
+		die_bad_input "BOOTS=$BOOTS: valid are per-state, and per-config under tcg-icount only (a boot's history changes kvm and tcg numbers)"
+	[[ $COUNT_IOS != 0 || -n $WORKLOADS ]] || die_bad_input "nothing to measure under $ACCEL_USED: WORKLOADS is empty"
 }
 
 # gating_rows: how many gating sampled rows a comparison of two runs of
@@ -279,7 +279,7 @@ plan_repeats() {
 	local rows plan noise=${PLAN_NOISE:-1} thr=${THRESHOLD:-1} auto=''
 	[[ -n ${REPEATS:-} ]] || auto=' (auto)'
 	[[ $noise =~ ^[0-9]+([.][0-9]+)?$ && $thr =~ ^[0-9]+([.][0-9]+)?$ ]] ||
-		die "PLAN_NOISE=$noise THRESHOLD=$thr: expected numbers (percent)"
+		die_bad_input "PLAN_NOISE=$noise THRESHOLD=$thr: expected numbers (percent)"
 	rows=$(gating_rows)
 	plan=$("$(benchstat_bin)" plan --rows "$rows" --noise "$noise" --threshold "$thr" \
 		${REPEATS:+--repeats "$REPEATS"}) || die "benchstat plan failed"
@@ -323,7 +323,7 @@ main() {
 	fi
 	if [[ $MODE == job ]]; then
 		line=$(plan_jobs "$BOOTS" <"$plan_file" | awk -v id="$JOB_ID" '$1 == id { $1 = ""; sub(/^ /, ""); print }')
-		[[ -n $line ]] || die "unknown job '$JOB_ID' under $ACCEL_USED (valid: $(plan_jobs "$BOOTS" <"$plan_file" | cut -d' ' -f1 | one_line))"
+		[[ -n $line ]] || die_bad_input "unknown job '$JOB_ID' under $ACCEL_USED (valid: $(plan_jobs "$BOOTS" <"$plan_file" | cut -d' ' -f1 | one_line))"
 		boots=("$line")
 		check_built "$(cut -d' ' -f2 <<<"$line")"
 		[[ $PLUGIN == 0 ]] || hot_funcs_check "$(cut -d' ' -f2 <<<"$line")"
@@ -333,7 +333,7 @@ main() {
 	log "bench: accelerator $ACCEL_USED, $BOOTS boots"
 	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED${JOB_ID:+-$JOB_ID}}
 	dir=${PLAN_DIR:-${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID}
-	[[ ! -e $dir ]] || die "$dir exists already"
+	[[ ! -e $dir ]] || die_bad_input "$dir exists already"
 	mkdir -p "$dir/raw"
 	mv "$plan_file" "$dir/plan.txt"
 	keep_plan "$dir"

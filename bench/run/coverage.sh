@@ -22,7 +22,7 @@ shopt -s inherit_errexit
 
 # usage [STATUS]: the help above; on stdout for -h, else on stderr.
 usage() {
-	local status=${1:-1}
+	local status=${1:-$STATUS_BAD_INPUT}
 	if [[ $status == 0 ]]; then
 		sed -n '2,19s/^# \{0,1\}//p' "$0"
 	else
@@ -49,11 +49,11 @@ SOURCES=(block/error-injection.c block/error-injection.h block/blk-core.c)
 
 check_args() {
 	[[ $FUZZ_SECONDS =~ ^[0-9]+$ && $FUZZ_SECONDS -ge 1 ]] ||
-		die "FUZZ_SECONDS='$FUZZ_SECONDS': want a whole number of seconds >= 1"
-	[[ $FUZZ_SEED =~ ^[0-9]+$ ]] || die "FUZZ_SEED='$FUZZ_SEED': want an unsigned decimal number"
+		die_bad_input "FUZZ_SECONDS='$FUZZ_SECONDS': want a whole number of seconds >= 1"
+	[[ $FUZZ_SEED =~ ^[0-9]+$ ]] || die_bad_input "FUZZ_SEED='$FUZZ_SEED': want an unsigned decimal number"
 	[[ ${1:-} != -h && ${1:-} != --help ]] || usage 0
 	[[ $# -le 1 && ${1:-} != -* ]] || usage
-	[[ -z ${1:-} || ! -e $1 ]] || die "results directory '$1' exists already"
+	[[ -z ${1:-} || ! -e $1 ]] || die_bad_input "results directory '$1' exists already"
 }
 
 # The gcov of the compiler that built the kernel (its .gcno format).

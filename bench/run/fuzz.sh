@@ -27,15 +27,15 @@ FUZZ_OUT=${FUZZ_OUT:-}
 
 check_args() {
 	[[ $FUZZ_SECONDS =~ ^[0-9]+$ && $FUZZ_SECONDS -ge 1 ]] ||
-		die "FUZZ_SECONDS='$FUZZ_SECONDS': want a whole number of seconds >= 1"
+		die_bad_input "FUZZ_SECONDS='$FUZZ_SECONDS': want a whole number of seconds >= 1"
 	[[ $FUZZ_SEED =~ ^[0-9]+$ ]] ||
-		die "FUZZ_SEED='$FUZZ_SEED': want an unsigned decimal number"
+		die_bad_input "FUZZ_SEED='$FUZZ_SEED': want an unsigned decimal number"
 	case " $(all_configs | tr '\n' ' ') " in
 	*" $FUZZ_CONFIG "*) ;;
-	*) die "FUZZ_CONFIG='$FUZZ_CONFIG': want one of: $(all_configs | tr '\n' ' ')" ;;
+	*) die_bad_input "FUZZ_CONFIG='$FUZZ_CONFIG': want one of: $(all_configs | tr '\n' ' ')" ;;
 	esac
 	[[ -z $FUZZ_OUT || ! -e $FUZZ_OUT || -d $FUZZ_OUT ]] ||
-		die "FUZZ_OUT='$FUZZ_OUT': exists and is not a directory"
+		die_bad_input "FUZZ_OUT='$FUZZ_OUT': exists and is not a directory"
 }
 
 main() {

@@ -24,7 +24,7 @@ case ${1:-} in -h | --help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 
 case ${1:-} in
 '') ;;
-*) die "unknown argument '$1' (peers.sh takes settings from the environment; see peers.sh -h)" ;;
+*) die_bad_input "unknown argument '$1' (peers.sh takes settings from the environment; see peers.sh -h)" ;;
 esac
 export CONFIGS=peers
 export STATES="ei-idle key-on-other ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust bpf-detached bpf-idle bpf-rule"

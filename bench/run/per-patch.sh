@@ -28,7 +28,7 @@ case ${1:-} in -h | --help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 
 case ${1:-} in
 '' | report) ;;
-*) die "unknown argument '$1' (per-patch.sh takes settings from the environment; see per-patch.sh -h)" ;;
+*) die_bad_input "unknown argument '$1' (per-patch.sh takes settings from the environment; see per-patch.sh -h)" ;;
 esac
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
@@ -91,13 +91,13 @@ main() {
 	local n k series cfg states patches p label labels=() before=() t0 load0
 	t0=$(date +%s)
 	load0=$(load_average)
-	[[ $SERIES_DIR != none ]] || die "per-patch needs a series: SERIES=none has no patches to attribute"
+	[[ $SERIES_DIR != none ]] || die_bad_input "per-patch needs a series: SERIES=none has no patches to attribute"
 	mapfile -t patches < <(series_patches "$SERIES_DIR")
 	n=${#patches[@]}
-	((n > 0)) || die "SERIES=$SERIES_DIR lists no patches"
+	((n > 0)) || die_bad_input "SERIES=$SERIES_DIR lists no patches"
 	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-per-patch}
 	OUT=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
-	[[ ! -e $OUT ]] || die "$OUT exists already"
+	[[ ! -e $OUT ]] || die_bad_input "$OUT exists already"
 	mkdir -p "$OUT/rows"
 	printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$OUT/runs.csv"
 	printf 'p0 pristine (no patches; config pristine)\n' >"$OUT/prefixes.txt"
@@ -159,7 +159,7 @@ tables() {
 cmd_report() {
 	local tmp m
 	OUT=${1:?usage: per-patch.sh report DIR}
-	[[ -f $OUT/runs.csv && -f $OUT/prefixes.txt && -f $OUT/meta.json ]] || die "$OUT is not a per-patch run"
+	[[ -f $OUT/runs.csv && -f $OUT/prefixes.txt && -f $OUT/meta.json ]] || die_bad_input "$OUT is not a per-patch run"
 	sed -i 's/^\([^,]*,[^,]*\),off,/\1,key-off,/' "$OUT/runs.csv"
 	if [[ ! -f $OUT/absent.txt ]]; then
 		tmp=$(mktemp -d)
