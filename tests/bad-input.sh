@@ -71,14 +71,14 @@ ROWS=$(
 2|usage: merge.sh [-o DIR] PIECE...|bench/lab/merge.sh
 2|results/no-such-run is not a piece of bench.sh --job (no meta.json)|bench/lab/merge.sh results/no-such-run
 2|a whole run needs no merge|bench/lab/merge.sh ${NEWEST%/}
-1|usage: export-kcidb.sh RESULTS_DIR|bench/lab/export-kcidb.sh
-1|results/no-such-run is not a results directory (no summary.json|bench/lab/export-kcidb.sh results/no-such-run
-1|KCIDB_ORIGIN=My-Lab: KCIDB origins are [a-z0-9_]+|KCIDB_ORIGIN=My-Lab bench/lab/export-kcidb.sh ${NEWEST%/}
+2|usage: export-kcidb.sh RESULTS_DIR|bench/lab/export-kcidb.sh
+2|results/no-such-run is not a results directory (no summary.json|bench/lab/export-kcidb.sh results/no-such-run
+2|KCIDB_ORIGIN=My-Lab: KCIDB origins are [a-z0-9_]+|KCIDB_ORIGIN=My-Lab bench/lab/export-kcidb.sh ${NEWEST%/}
 2|-K needs -M ARCHIVE|bench/vm/run-guest -K bench/vm/run-guest /dev/null
 2|-M goes with -K BZIMAGE|bench/vm/run-guest -M modules.tar.gz /dev/null
 2|-K /no/such/bzImage: no such file|bench/vm/run-guest -K /no/such/bzImage -M modules.tar.gz /dev/null
 2|-K bench/vm/run-guest: not a bzImage|bench/vm/run-guest -K bench/vm/run-guest -M modules.tar.gz /dev/null
-1|usage: pack-build.sh CONFIG ARCHIVE|bench/lab/pack-build.sh on
+2|usage: pack-build.sh CONFIG ARCHIVE|bench/lab/pack-build.sh on
 2|unknown config 'bogus' (valid: |bench/lab/pack-build.sh bogus $SCRATCH/x.tar
 4|config on is not built|bench/lab/pack-build.sh on $SCRATCH/x.tar
 0|all.sh [-h]|bench/run/all.sh -h

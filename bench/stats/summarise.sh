@@ -12,10 +12,10 @@ case ${1:-} in -h | --help) sed -n '2,5s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 . "$(dirname "$0")/../lib/lib.sh"
 
 dir=${1:?usage: summarise.sh RESULTS_DIR}
-[[ -f $dir/runs.csv ]] || die "$dir has no runs.csv"
+[[ -f $dir/runs.csv ]] || die_bad_input "$dir has no runs.csv"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
-[[ -f $dir/meta.json || -f $dir/meta.env ]] || die "$dir has no meta.json (or meta.env)"
+[[ -f $dir/meta.json || -f $dir/meta.env ]] || die_bad_input "$dir has no meta.json (or meta.env)"
 # the run's own matrix, so the rows come out in its order
 # (older runs called the configs BENCH_CONFIGS)
 CONFIGS=$(meta_get "$dir" CONFIGS)
