@@ -307,9 +307,10 @@ resolve_variant() {
 	local kind id sdir sid
 	[[ ${VARIANT_FOR:-} != "${KSRC:-}|${SERIES:-}|$CACHE" || -z ${VARIANT_ROOT:-} ]] || return 0
 	read -r kind id < <(ksrc_identity)
-	[[ -n ${id:-} ]] || exit 1
+	# (ksrc_identity and series_identity have said why)
+	[[ -n ${id:-} ]] || exit "$STATUS_BAD_INPUT"
 	read -r sdir sid < <(series_identity)
-	[[ -n ${sid:-} ]] || exit 1
+	[[ -n ${sid:-} ]] || exit "$STATUS_BAD_INPUT"
 	KSRC_KIND=$kind KSRC_ID=$id SERIES_DIR=$sdir SERIES_ID=$sid
 	if [[ $kind == debian && $sdir == "$(cd "$REPO_DIR/patches" && pwd -P)" ]]; then
 		VARIANT_ROOT=$CACHE
