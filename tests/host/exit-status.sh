@@ -12,6 +12,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
+REAL_CACHE=${CACHE:-$REPO_DIR/.cache}
 # shellcheck source=bench/lib/status.sh
 . "$REPO_DIR/bench/lib/status.sh"
 # shellcheck source=tests/lib/assert.sh
@@ -66,6 +67,9 @@ fixtures() {
 	tar -C "$S/mods" -czf "$S/mods.tar.gz" lib
 	printf '%%:\n\t@echo "a fake tree: nothing builds here"; false\n' >"$S/ktree/Makefile"
 	: >"$S/ktree/Kconfig"
+	# the symbol the configs need, so that the resolver lets the tree through
+	mkdir -p "$S/ktree/block"
+	printf 'config BLK_ERROR_INJECTION\n\tbool\n' >"$S/ktree/block/Kconfig"
 	printf '#!/bin/sh\nexit 1\n' >"$S/ktree/scripts/kconfig/merge_config.sh"
 	chmod +x "$S/ktree/scripts/kconfig/merge_config.sh"
 	head -1 "$REPO_DIR/plots/testdata/summary.csv" >"$S/header-only/summary.csv"
@@ -180,6 +184,11 @@ main() {
 	fakes
 	fixtures
 	BASE_IMAGE=''
+	# the real cache's base image when it has one (image.sh rebuilds it
+	# in the scratch cache if its inputs changed since)
+	mkdir -p "$S/cache/images"
+	[[ ! -f $REAL_CACHE/images/base.cpio.hash ]] ||
+		cp "$REAL_CACHE/images/base.cpio" "$REAL_CACHE/images/base.cpio.hash" "$S/cache/images/"
 	if (cd "$REPO_DIR" && CACHE=$S/cache bench/vm/image.sh base >"$S/image.log" 2>&1); then
 		BASE_IMAGE=$S/cache/images/base.cpio
 	fi
