@@ -306,10 +306,11 @@ series_identity() {
 resolve_variant() {
 	local kind id sdir sid
 	[[ ${VARIANT_FOR:-} != "${KSRC:-}|${SERIES:-}|$CACHE" || -z ${VARIANT_ROOT:-} ]] || return 0
-	read -r kind id < <(ksrc_identity)
-	# (ksrc_identity and series_identity have said why)
+	# Nothing read: ksrc_identity or series_identity said why (their die
+	# ends only the process substitution, and read's status would be 1).
+	read -r kind id < <(ksrc_identity) || exit "$STATUS_BAD_INPUT"
 	[[ -n ${id:-} ]] || exit "$STATUS_BAD_INPUT"
-	read -r sdir sid < <(series_identity)
+	read -r sdir sid < <(series_identity) || exit "$STATUS_BAD_INPUT"
 	[[ -n ${sid:-} ]] || exit "$STATUS_BAD_INPUT"
 	KSRC_KIND=$kind KSRC_ID=$id SERIES_DIR=$sdir SERIES_ID=$sid
 	if [[ $kind == debian && $sdir == "$(cd "$REPO_DIR/patches" && pwd -P)" ]]; then
