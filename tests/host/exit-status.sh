@@ -105,6 +105,7 @@ ROWS=$(
 2|run-guest: an unknown config|bench/vm/run-guest -c bogus /dev/null
 2|run-guest: -K without -M|bench/vm/run-guest -K $S/bzImage /dev/null
 4|run-guest: a config that is not built|bench/vm/run-guest -c on -a tcg-icount /dev/null
+4|run-guest: -a kvm without /dev/kvm|bench/vm/run-guest -a kvm /dev/null
 0|build.sh -h|bench/kernel/build.sh -h
 1|build.sh: a build that fails|KSRC=$S/ktree SERIES=none bench/kernel/build.sh build on
 2|build.sh: an unknown command|bench/kernel/build.sh bogus
@@ -156,6 +157,7 @@ ROWS_END
 # make-plots' "no figure" needs gnuplot itself.
 skip_row() {
 	case $2 in
+	*"-a kvm "*) [[ ! -e /dev/kvm ]] || { echo "skip - $1 (this machine has /dev/kvm)"; return 0; } ;;
 	*FAKE_QEMU=*) [[ -n $BASE_IMAGE ]] || { echo "skip - $1 (bench/vm/image.sh base failed here)"; return 0; } ;;
 	*"plots/make-plots.sh \$S/header-only"*) [[ $2 == PATH=* ]] || command -v gnuplot >/dev/null ||
 		{ echo "skip - $1 (no gnuplot)"; return 0; } ;;
