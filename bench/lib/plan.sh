@@ -4,7 +4,7 @@
 # is: the plan is never sourced or evaluated, so nothing in a value (a
 # quote, a $, a glob) can run or expand.
 #
-# Sourcing this file defines functions (and status.sh's names), nothing else.
+# Sourcing this file defines functions and nothing else.
 #   plan_load FILE        every KEY into the associative array PLAN; 2 on
 #                         a file that is not a plan
 #   plan_get FILE KEY     one value on stdout; 1 when KEY is not there
@@ -20,15 +20,12 @@
 #   plan_given FILE       NAME=VALUE (shell-quoted) of each setting a user
 #                         gave (not a default, not a job file), one a line
 
-# shellcheck source=bench/lib/status.sh
-. "${BASH_SOURCE[0]%/*}/status.sh"
-
 plan_load() {
 	local file=$1 line key n=0
 	declare -gA PLAN=()
 	if [[ ! -f $file || ! -r $file ]]; then
 		printf 'error: plan %s: no such file (bench/plan/resolve writes one)\n' "$file" >&2
-		return "$STATUS_BAD_INPUT"
+		return 2
 	fi
 	while IFS= read -r line || [[ -n $line ]]; do
 		n=$((n + 1))
@@ -36,14 +33,14 @@ plan_load() {
 		key=${line%%=*}
 		if [[ $line != *=* || ! $key =~ ^[A-Z][A-Z0-9_]*$ ]]; then
 			printf 'error: plan %s:%d: not KEY=VALUE: %s\n' "$file" "$n" "$line" >&2
-			return "$STATUS_BAD_INPUT"
+			return 2
 		fi
 		PLAN[$key]=${line#*=}
 	done <"$file"
 	# the format this reader knows; bench/lib/settings.sh writes it
 	if [[ ${PLAN[PLAN_VERSION]:-} != 1 ]]; then
 		printf 'error: plan %s: PLAN_VERSION is %s, want 1 (resolve it again)\n' "$file" "${PLAN[PLAN_VERSION]:-missing}" >&2
-		return "$STATUS_BAD_INPUT"
+		return 2
 	fi
 }
 

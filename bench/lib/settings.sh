@@ -26,8 +26,6 @@
 
 # shellcheck source=bench/lib/catalog.sh
 . "${BASH_SOURCE[0]%/*}/catalog.sh"
-# shellcheck source=bench/lib/status.sh
-. "${BASH_SOURCE[0]%/*}/status.sh"
 
 # --- the registry: bench/plan/settings.table ------------------------------
 
@@ -950,7 +948,7 @@ settings_resolve() {
 	shift || true
 	if ! st_driver_known; then
 		printf 'error: unknown driver %s (valid: %s)\n' "'$ST_DRIVER'" "$(settings_drivers | catalog_line)" >&2
-		return "$STATUS_BAD_INPUT"
+		return 2
 	fi
 	st_user_names "$@"
 	st_layers
@@ -963,7 +961,7 @@ settings_resolve() {
 	((${#ST_ERRORS[@]} > 0)) || return 0
 	for e in "${ST_ERRORS[@]}"; do printf 'error: %s\n' "$e" >&2; done
 	printf '%s: %d problem(s) with the settings; nothing was done\n' "$ST_DRIVER" "${#ST_ERRORS[@]}" >&2
-	return "$STATUS_BAD_INPUT"
+	return 2
 }
 
 # settings_accel_defaults ACCEL: what "auto" stands for, NAME=VALUE a line.
