@@ -33,7 +33,7 @@ case ${1:-} in -h | --help) sed -n '2,28s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../bench/lib/lib.sh"
 
-DIE_STATUS=2
+DIE_STATUS=$STATUS_BAD_INPUT
 OUT_DIR=''
 if [[ ${1:-} == --listing ]]; then
 	[[ $# == 3 && -f $2 ]] || die "usage: static.sh --listing OBJECT FUNCTION"
@@ -80,7 +80,7 @@ resolve_side() {
 		KSRC=$ksrc SERIES=$series VARIANT_FOR=''
 		resolve_variant
 		for v in "${VARIANT_VARS[@]}"; do printf '%s=%s\n' "$v" "${!v}"; done
-	) || exit 2
+	) || exit "$STATUS_BAD_INPUT"
 }
 
 # side NAME COMMAND...: run COMMAND with NAME's source and series.
@@ -276,7 +276,7 @@ main() {
 	t0=$(date +%s)
 	check_configs "$BASE_CONFIG" "$NEW_CONFIG"
 	for s in base new; do resolve_side "$s"; done
-	DIE_STATUS=1
+	DIE_STATUS=$STATUS_FAILED
 	JUMP_SITES=$(host_tool jump-sites) STATIC_DIFF=$(host_tool static-diff)
 	BASE_LABEL=$(label base "$BASE_CONFIG") NEW_LABEL=$(label new "$NEW_CONFIG")
 	[[ $BASE_LABEL != "$NEW_LABEL" ]] || BASE_LABEL="$BASE_LABEL(base)" NEW_LABEL="$NEW_LABEL(new)"
@@ -289,7 +289,7 @@ main() {
 	pids=($!)
 	# One build directory for both (a config against itself): one at a time.
 	if [[ $(side base kernel_build_dir "$BASE_CONFIG") == "$(side new kernel_build_dir "$NEW_CONFIG")" ]]; then
-		wait "${pids[0]}" || { cat "$WORK/base.log" >&2; exit 1; }
+		wait "${pids[0]}" || { cat "$WORK/base.log" >&2; exit "$STATUS_FAILED"; }
 		pids=()
 	fi
 	side new prepare_side new "$NEW_CONFIG" 2>"$WORK/new.log" &
@@ -298,7 +298,7 @@ main() {
 		wait "$pid" || failed=1
 	done
 	cat "$WORK/base.log" "$WORK/new.log" >&2
-	((failed == 0)) || exit 1
+	((failed == 0)) || exit "$STATUS_FAILED"
 	{
 		printf 'Static answer: %s -> %s, of %s, by perf-scripts/static.sh at %s, from the objects alone (objdump -dr), in control-flow order.\n' \
 			"$BASE_LABEL" "$NEW_LABEL" "$HOT_FUNCS" \

@@ -23,22 +23,24 @@
 # for tests).
 #
 # Exit status: 0 if at least one figure was written, 1 if none could be,
-# 2 on usage or input errors.  Needs gnuplot (Debian: gnuplot-nox) and awk.
+# 2 on usage or input errors, 4 without gnuplot (gnuplot-nox) or its terminals.
 set -euo pipefail
 shopt -s inherit_errexit
 
 case ${1:-} in -h | --help) sed -n '2,26s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=bench/lib/status.sh
+. "$here/../bench/lib/status.sh"
 
 die() {
 	echo "make-plots.sh: $*" >&2
-	exit 2
+	exit "${DIE_STATUS:-$STATUS_BAD_INPUT}"
 }
 
 usage() {
 	echo "usage: $0 RESULTS_DIR [OUT_DIR]" >&2
-	exit 2
+	exit "$STATUS_BAD_INPUT"
 }
 
 [[ $# -ge 1 && $# -le 2 ]] || usage
@@ -57,7 +59,7 @@ if [[ -z $clip ]]; then
 	clip=$(awk -v t="$threshold" 'BEGIN { print (5 * t > 5 ? 5 * t : 5) }')
 fi
 [[ $clip =~ ^[0-9]+([.][0-9]+)?$ ]] || die "PLOT_REL_CLIP=$clip: not a non-negative number"
-command -v gnuplot >/dev/null || die "gnuplot not found (apt-get install -y gnuplot-nox)"
+command -v gnuplot >/dev/null || DIE_STATUS=$STATUS_SETUP die "gnuplot not found (apt-get install -y gnuplot-nox)"
 command -v awk >/dev/null || die "awk not found"
 
 # ------------------------------------------------------------ meta.env
@@ -145,9 +147,9 @@ elif grep -qw png <<<"$terms"; then
 	pngterm=png
 	echo "make-plots.sh: warning: gnuplot has no pngcairo terminal, using png (libgd)" >&2
 else
-	die "gnuplot has neither the pngcairo nor the png terminal"
+	DIE_STATUS=$STATUS_SETUP die "gnuplot has neither the pngcairo nor the png terminal"
 fi
-grep -qw svg <<<"$terms" || die "gnuplot has no svg terminal"
+grep -qw svg <<<"$terms" || DIE_STATUS=$STATUS_SETUP die "gnuplot has no svg terminal"
 
 tmp=$(mktemp -d)
 if [[ -n ${PLOTS_KEEP_TMP:-} ]]; then
@@ -404,5 +406,5 @@ fi
 
 if ((produced == 0)); then
 	echo "plots: no figures produced from $summary" >&2
-	exit 1
+	exit "$STATUS_FAILED"
 fi

@@ -35,10 +35,12 @@ shopt -s inherit_errexit
 case ${1:-} in -h | --help) sed -n '2,31s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=bench/lib/status.sh
+. "$here/../bench/lib/status.sh"
 
 die() {
 	echo "make-view-plots.sh: $*" >&2
-	exit 2
+	exit "$STATUS_BAD_INPUT"
 }
 
 [[ $# -ge 1 && $# -le 2 && $1 != -* ]] || die "usage: $0 RESULTS_DIR [OUT_DIR]"

@@ -24,24 +24,24 @@ done
 # STATUS | TEXT | COMMAND (run by bash in the repository)
 ROWS=$(
 	cat <<ROWS_END
-4|unknown accelerator 'bogus' (valid: auto kvm tcg tcg-icount)|bench/vm/run-guest -A -a bogus
-4|unknown accelerator 'bogus' (valid: auto kvm tcg tcg-icount)|bench/vm/run-guest -a bogus /dev/null
-4|unknown config 'bogus' (valid: |bench/vm/run-guest -c bogus /dev/null
-4|unknown config 'bogus' (valid: |bench/vm/run-guest -A -c bogus
+2|unknown accelerator 'bogus' (valid: auto kvm tcg tcg-icount)|bench/vm/run-guest -A -a bogus
+2|unknown accelerator 'bogus' (valid: auto kvm tcg tcg-icount)|bench/vm/run-guest -a bogus /dev/null
+2|unknown config 'bogus' (valid: |bench/vm/run-guest -c bogus /dev/null
+2|unknown config 'bogus' (valid: |bench/vm/run-guest -A -c bogus
 0|run-guest [options] SCRIPT|bench/vm/run-guest -h
-4|illegal option -- x|bench/vm/run-guest -x /dev/null
-4|run-guest [options] SCRIPT|bench/vm/run-guest
-4|-t soon: expected a number of seconds|bench/vm/run-guest -t soon /dev/null
-1|unknown config 'bogus' (valid: |bench/kernel/build.sh build bogus
-1|unknown config 'bogus' (valid: |bench/kernel/build.sh build on bogus
-1|usage: build.sh tree NAME|bench/kernel/build.sh bogus
+2|illegal option -- x|bench/vm/run-guest -x /dev/null
+2|run-guest [options] SCRIPT|bench/vm/run-guest
+2|-t soon: expected a number of seconds|bench/vm/run-guest -t soon /dev/null
+2|unknown config 'bogus' (valid: |bench/kernel/build.sh build bogus
+2|unknown config 'bogus' (valid: |bench/kernel/build.sh build on bogus
+2|usage: build.sh tree NAME|bench/kernel/build.sh bogus
 0|build.sh build CONFIG|bench/kernel/build.sh -h
-1|usage: image.sh base|bench/vm/image.sh bogus
+2|usage: image.sh base|bench/vm/image.sh bogus
 0|perf.sh [-h]|bench/run/perf.sh --help
-1|unknown argument 'bogus'|bench/run/perf.sh bogus
+2|unknown argument 'bogus'|bench/run/perf.sh bogus
 2|STATES='bogus' (the environment): 'bogus' is not a state (valid: |STATES=bogus bench/run/perf.sh
 0|bench.sh [-h | --settings | --list | --job ID | --plan-job ID DIR]|bench/run/bench.sh -h
-1|unknown argument '--repeats=2'|bench/run/bench.sh --repeats=2
+2|unknown argument '--repeats=2'|bench/run/bench.sh --repeats=2
 2|'bogus' is not a state (valid: off key-off key-on-other match-chance ei-idle|STATES=bogus bench/run/bench.sh
 2|'rules-0' is not a state (valid: |STATES=rules-0 bench/run/bench.sh
 2|'bogus' is not a config (valid: |CONFIGS='on bogus' bench/run/bench.sh
@@ -50,11 +50,11 @@ ROWS=$(
 2|REPEATS='two' (the environment): not a whole number|REPEATS=two bench/run/bench.sh
 2|PLUGIN='yes' (the environment): want 0 or 1|PLUGIN=yes bench/run/bench.sh
 2|BENCH_CONFIGS (the environment) is now CONFIGS|BENCH_CONFIGS=on bench/run/bench.sh
-1|usage: bench.sh --job ID (bench.sh --list prints the IDs)|bench/run/bench.sh --job
-1|unknown argument '--lists' (valid: -h, --settings, --list, --job ID|bench/run/bench.sh --lists
-1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on BASELINE='on key-off' REPEATS=2 bench/run/bench.sh --job bogus
-1|usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)|bench/run/bench.sh --plan-job on.r1
-1|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on BASELINE='on key-off' REPEATS=2 bench/run/bench.sh --plan-job bogus $SCRATCH/plan
+2|usage: bench.sh --job ID (bench.sh --list prints the IDs)|bench/run/bench.sh --job
+2|unknown argument '--lists' (valid: -h, --settings, --list, --job ID|bench/run/bench.sh --lists
+2|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on BASELINE='on key-off' REPEATS=2 bench/run/bench.sh --job bogus
+2|usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)|bench/run/bench.sh --plan-job on.r1
+2|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on BASELINE='on key-off' REPEATS=2 bench/run/bench.sh --plan-job bogus $SCRATCH/plan
 0|lava-jobs.sh [-u URL] [-p PLUGIN] OUTDIR [ID...]|bench/lab/lava-jobs.sh -h
 2|usage: lava-jobs.sh [-u URL] [-p PLUGIN] OUTDIR [ID...]|bench/lab/lava-jobs.sh
 2|ACCEL=tcg: a lab's device type is tcg-icount or kvm|ACCEL=tcg bench/lab/lava-jobs.sh $SCRATCH/jobs
@@ -71,22 +71,22 @@ ROWS=$(
 2|usage: merge.sh [-o DIR] PIECE...|bench/lab/merge.sh
 2|results/no-such-run is not a piece of bench.sh --job (no meta.json)|bench/lab/merge.sh results/no-such-run
 2|a whole run needs no merge|bench/lab/merge.sh ${NEWEST%/}
-1|usage: export-kcidb.sh RESULTS_DIR|bench/lab/export-kcidb.sh
-1|results/no-such-run is not a results directory (no summary.json|bench/lab/export-kcidb.sh results/no-such-run
-1|KCIDB_ORIGIN=My-Lab: KCIDB origins are [a-z0-9_]+|KCIDB_ORIGIN=My-Lab bench/lab/export-kcidb.sh ${NEWEST%/}
-4|-K needs -M ARCHIVE|bench/vm/run-guest -K bench/vm/run-guest /dev/null
-4|-M goes with -K BZIMAGE|bench/vm/run-guest -M modules.tar.gz /dev/null
-4|-K /no/such/bzImage: no such file|bench/vm/run-guest -K /no/such/bzImage -M modules.tar.gz /dev/null
-4|-K bench/vm/run-guest: not a bzImage|bench/vm/run-guest -K bench/vm/run-guest -M modules.tar.gz /dev/null
-1|usage: pack-build.sh CONFIG ARCHIVE|bench/lab/pack-build.sh on
-1|unknown config 'bogus' (valid: |bench/lab/pack-build.sh bogus $SCRATCH/x.tar
-1|config on is not built|bench/lab/pack-build.sh on $SCRATCH/x.tar
+2|usage: export-kcidb.sh RESULTS_DIR|bench/lab/export-kcidb.sh
+2|results/no-such-run is not a results directory (no summary.json|bench/lab/export-kcidb.sh results/no-such-run
+2|KCIDB_ORIGIN=My-Lab: KCIDB origins are [a-z0-9_]+|KCIDB_ORIGIN=My-Lab bench/lab/export-kcidb.sh ${NEWEST%/}
+2|-K needs -M ARCHIVE|bench/vm/run-guest -K bench/vm/run-guest /dev/null
+2|-M goes with -K BZIMAGE|bench/vm/run-guest -M modules.tar.gz /dev/null
+2|-K /no/such/bzImage: no such file|bench/vm/run-guest -K /no/such/bzImage -M modules.tar.gz /dev/null
+2|-K bench/vm/run-guest: not a bzImage|bench/vm/run-guest -K bench/vm/run-guest -M modules.tar.gz /dev/null
+2|usage: pack-build.sh CONFIG ARCHIVE|bench/lab/pack-build.sh on
+2|unknown config 'bogus' (valid: |bench/lab/pack-build.sh bogus $SCRATCH/x.tar
+4|config on is not built|bench/lab/pack-build.sh on $SCRATCH/x.tar
 0|all.sh [-h]|bench/run/all.sh -h
-1|unknown argument 'quick'|bench/run/all.sh quick
+2|unknown argument 'quick'|bench/run/all.sh quick
 2|CONFIGS='bogus' (the environment): 'bogus' is not a config (valid: |CONFIGS=bogus bench/run/all.sh
-1|unknown argument 'bogus'|bench/run/peers.sh bogus
+2|unknown argument 'bogus'|bench/run/peers.sh bogus
 2|VIEWS='mq bogus' (the command line): 'bogus' is not a view (valid: errcost footprint latency layout mq polled switch, or all)|bench/run/views.sh mq bogus
-1|usage: bench/run/views.sh VIEW... (views: |bench/run/views.sh
+2|usage: bench/run/views.sh VIEW... (views: |bench/run/views.sh
 2|POLL_TAGS='many' (the environment): not a whole number|POLL_TAGS=many bench/run/views.sh polled
 2|RESULTS='results/no-such-run' (make's command line): no such directory|make -s plots RESULTS=results/no-such-run
 2|RESULTS='results/no-such-run' (make's command line): no such directory|make -s disasm RESULTS=results/no-such-run
@@ -96,15 +96,15 @@ ROWS=$(
 2|FUZZ_OUT='README.md' (the environment): exists and is not a directory|FUZZ_OUT=README.md bench/run/fuzz.sh
 0|bench/run/coverage.sh [RESULTS_DIR|bench/run/coverage.sh -h
 2|FUZZ_SECONDS='soon' (the environment): not a whole number|FUZZ_SECONDS=soon bench/run/coverage.sh
-1|results directory 'results' exists already|bench/run/coverage.sh results
-1|bench/run/coverage.sh [RESULTS_DIR|bench/run/coverage.sh --bogus
-1|KSRC=/no/such/linux: no such file or directory (give a git checkout, an extracted tree or a tarball|KSRC=/no/such/linux bench/kernel/build.sh build on
-1|KSRC=/etc is not a kernel source: give a git checkout (its top directory), an extracted tree|KSRC=/etc bench/kernel/build.sh build on
+2|results directory 'results' exists already|bench/run/coverage.sh results
+2|bench/run/coverage.sh [RESULTS_DIR|bench/run/coverage.sh --bogus
+2|KSRC=/no/such/linux: no such file or directory (give a git checkout, an extracted tree or a tarball|KSRC=/no/such/linux bench/kernel/build.sh build on
+2|KSRC=/etc is not a kernel source: give a git checkout (its top directory), an extracted tree|KSRC=/etc bench/kernel/build.sh build on
 2|KSRC='/etc/hostname' (the environment): a file must be a tarball|KSRC=/etc/hostname bench/run/bench.sh
-1|SERIES=/etc has no series file: give a directory with a 'series' file|SERIES=/etc bench/kernel/build.sh build on
-1|usage: build.sh defines TREE CONFIG_SYMBOL|bench/kernel/build.sh defines main
+2|SERIES=/etc has no series file: give a directory with a 'series' file|SERIES=/etc bench/kernel/build.sh build on
+2|usage: build.sh defines TREE CONFIG_SYMBOL|bench/kernel/build.sh defines main
 0|per-patch.sh [-h]|bench/run/per-patch.sh -h
-1|unknown argument 'bogus'|bench/run/per-patch.sh bogus
+2|unknown argument 'bogus'|bench/run/per-patch.sh bogus
 2|SERIES='none' (the environment): per-patch needs a series|SERIES=none bench/run/per-patch.sh
 0|compare-series.sh [-h]|bench/run/compare-series.sh -h
 2|unknown argument 'bogus'|bench/run/compare-series.sh bogus
@@ -120,7 +120,7 @@ ROWS=$(
 2|HOT_FUNCS: 'a-b' is not a function name|HOT_FUNCS=a-b perf-scripts/static.sh
 2|SERIES=/etc has no series file|NEW_SERIES=/etc perf-scripts/static.sh
 2|NEW_CONFIG='bogus' (make's command line): not a config (valid: |make -s static NEW_CONFIG=bogus
-1|usage: build.sh objects CONFIG [OBJECT...]|bench/kernel/build.sh objects
+2|usage: build.sh objects CONFIG [OBJECT...]|bench/kernel/build.sh objects
 2|CC='clang': kernels are built with gcc through ccache (CC="ccache gcc"); CC may be unset, gcc or cc|CC=clang bench/kernel/build.sh build on
 2|LLVM='1': clang/LLVM kernel builds are not supported|LLVM=1 bench/kernel/build.sh build on
 2|O='$SCRATCH/o': builds go to CACHE/build/CONFIG|O=$SCRATCH/o bench/kernel/build.sh build on
@@ -290,10 +290,10 @@ check_bad_archives() {
 	: >"$SCRATCH/mods/lib/modules/0.0-other/modules.dep"
 	tar -C "$SCRATCH/mods" -czf "$SCRATCH/other.tar.gz" lib
 	tar -C "$SCRATCH/mods" -czf "$SCRATCH/empty.tar.gz" --files-from /dev/null
-	check 4 "-M /etc/hostname: not a tar archive" "bench/vm/run-guest -K $bz -M /etc/hostname /dev/null"
-	check 4 "-M $SCRATCH/empty.tar.gz: no lib/modules/RELEASE/modules.dep in it" \
+	check 2 "-M /etc/hostname: not a tar archive" "bench/vm/run-guest -K $bz -M /etc/hostname /dev/null"
+	check 2 "-M $SCRATCH/empty.tar.gz: no lib/modules/RELEASE/modules.dep in it" \
 		"bench/vm/run-guest -K $bz -M $SCRATCH/empty.tar.gz /dev/null"
-	check 4 "-M $SCRATCH/other.tar.gz: modules for 0.0-other, but -K $bz is $release" \
+	check 2 "-M $SCRATCH/other.tar.gz: modules for 0.0-other, but -K $bz is $release" \
 		"bench/vm/run-guest -K $bz -M $SCRATCH/other.tar.gz /dev/null"
 }
 
@@ -306,9 +306,9 @@ check_needs_cache() {
 		printf 'skip  (config on not built) HOT_FUNCS and tree-without-the-change rows\n'
 		return
 	fi
-	check 1 "HOT_FUNCS: none of no_such_function other_missing is in the kernel of config on" \
+	check 2 "HOT_FUNCS: none of no_such_function other_missing is in the kernel of config on" \
 		"CACHE=$REAL_CACHE HOT_FUNCS='no_such_function other_missing' CONFIGS=on STATES=key-off BASELINE='on key-off' bench/run/bench.sh"
-	check 1 "HOT_FUNCS: 'a-b' is not a function name" \
+	check 2 "HOT_FUNCS: 'a-b' is not a function name" \
 		"CACHE=$REAL_CACHE HOT_FUNCS=a-b CONFIGS=on STATES=key-off BASELINE='on key-off' bench/run/bench.sh"
 	[[ -f $REAL_CACHE/src/pristine/.blkinject-version ]] || return 0
 	CHECK_LIMIT=900 check 1 "this tree has no BLK_ERROR_INJECTION (no Kconfig entry defines it): give SERIES=" \

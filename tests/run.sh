@@ -100,6 +100,7 @@ run_host_tests() {
 	host_test "settings resolver: bad input exits 2 before any work" bash "$TESTS_DIR/host/settings.sh"
 	host_test "every host script answers -h: usage, exit 0, nothing made" bash "$TESTS_DIR/host/help.sh"
 	host_test "one parser per tool: committed raw output gives the committed rows; bad input exits 2" bash "$TESTS_DIR/host/parsers.sh"
+	host_test "one exit-status table: each command's statuses, the docs carry it" bash "$TESTS_DIR/host/exit-status.sh"
 	host_test "KCIDB export of a committed run" bash "$TESTS_DIR/export-kcidb.sh"
 	host_test "LAVA logs and results into rows; failed and malformed ones" bash "$TESTS_DIR/lava-results.sh"
 	host_test "coverage table of a fixture tracefile" bash "$REPO_DIR/tests/coverage-table-test.sh"
@@ -166,14 +167,14 @@ run_runner_tests() {
 	local script
 	script=$(mktemp)
 	printf 'echo about to fail\nexit 3\n' >"$script"
-	expect_runner "script-failure" 1 'verdict=guest script failed with rc=3' "$script"
+	expect_runner "script-failure" "$STATUS_FAILED" 'verdict=guest script failed with rc=3' "$script"
 	# A busy loop, not a sleep: under tcg-icount (sleep=off) an idle guest's
 	# clock jumps to its next timer, so "sleep 600" ends at once.  The limit
 	# leaves room for a boot on a loaded host.
 	printf 'while :; do :; done\n' >"$script"
-	expect_runner "hung-script" 3 'verdict=timeout: guest script still running' -t 90 "$script"
-	expect_runner "kernel-panic" 2 'verdict=kernel panic' -k rdinit=/bin/false "$script"
-	QEMU_EXTRA_ARGS=-S expect_runner "hung-boot" 3 'verdict=hung boot' -t 10 "$script"
+	expect_runner "hung-script" "$STATUS_TIMEOUT" 'verdict=timeout: guest script still running' -t 90 "$script"
+	expect_runner "kernel-panic" "$STATUS_FAILED" 'verdict=kernel panic' -k rdinit=/bin/false "$script"
+	QEMU_EXTRA_ARGS=-S expect_runner "hung-boot" "$STATUS_TIMEOUT" 'verdict=hung boot' -t 10 "$script"
 	rm -f "$script"
 }
 

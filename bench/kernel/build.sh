@@ -20,12 +20,14 @@
 #   SERIES= a directory with a "series" file (default patches/), or none
 #           for a tree that already has the change
 # Any other KSRC/SERIES pair builds under $CACHE/variants/ (bench/lib/lib.sh).
+# Exit status: 0 done, 1 a build, patch or check failed (with the log's
+# tail), 2 bad input (nothing done), 4 the source tarball is missing.
 set -euo pipefail
 shopt -s inherit_errexit
 
 # help_text: the help above.
 help_text() {
-	sed -n '2,22s/^# \{0,1\}//p' "$0"
+	sed -n '2,24s/^# \{0,1\}//p' "$0"
 }
 
 case ${1:-} in -h | --help) help_text; exit 0 ;; esac
@@ -59,7 +61,7 @@ check_kbuild_vars() {
 		printf "error: %s='%s': %s\n" "$name" "${!name}" "$why" >&2
 		bad=1
 	done < <(toolchain_vars)
-	[[ $bad == 0 ]] || exit 2
+	[[ $bad == 0 ]] || exit "$STATUS_BAD_INPUT"
 	# shellcheck disable=SC2046 # the policy's names, one word each
 	unset $(toolchain_vars) MAKEFLAGS MAKEOVERRIDES MFLAGS GNUMAKEFLAGS MAKELEVEL
 }
@@ -82,7 +84,7 @@ ensure_pristine() {
 ensure_debian_pristine() {
 	local dir version
 	dir=$(pristine_dir)
-	[[ -f $SOURCE_TARBALL ]] || die "$SOURCE_TARBALL missing: run 'make deps' (apt-get install $SOURCE_PKG)"
+	[[ -f $SOURCE_TARBALL ]] || die_setup "$SOURCE_TARBALL missing: run 'make deps' (apt-get install $SOURCE_PKG)"
 	version=$(dpkg-query -W -f='${Version}' "$SOURCE_PKG")
 	if [[ -f $dir/.blkinject-version && $(cat "$dir/.blkinject-version") == "$version" ]]; then
 		return
@@ -115,10 +117,10 @@ ensure_ksrc_pristine() {
 		make -C "$dir.tmp" -s mrproper >/dev/null 2>&1 || true ;;
 	tar)
 		tar -xaf "$KSRC" -C "$dir.tmp" --strip-components=1 ||
-			die "KSRC=$KSRC: tar could not extract it" ;;
+			die_bad_input "KSRC=$KSRC: tar could not extract it" ;;
 	esac
 	[[ -f $dir.tmp/Makefile && -f $dir.tmp/Kconfig && -f $dir.tmp/scripts/kconfig/merge_config.sh ]] ||
-		die "KSRC=$KSRC: not a kernel source (no Makefile, Kconfig and scripts/kconfig/merge_config.sh at its top)"
+		die_bad_input "KSRC=$KSRC: not a kernel source (no Makefile, Kconfig and scripts/kconfig/merge_config.sh at its top)"
 	printf '%s\n' "$KSRC_ID" >"$dir.tmp/.blkinject-version"
 	rm -rf "$dir"
 	mv "$dir.tmp" "$dir"
@@ -130,7 +132,7 @@ ensure_ksrc_pristine() {
 tree_patches() {
 	local name=$1 line p
 	line=$(awk -v n="$name" '$1 == n' "$BENCH_DIR/kernel/configs/trees")
-	[[ -n $line ]] || die "unknown tree '$name' (see bench/kernel/configs/trees)"
+	[[ -n $line ]] || die_bad_input "unknown tree '$name' (see bench/kernel/configs/trees)"
 	if [[ $SERIES_DIR != none ]] && tree_has_series "$name"; then
 		series_patches "$SERIES_DIR"
 	fi
@@ -181,7 +183,7 @@ sync_tree() {
 	done <"$stage.files"
 	mkdir -p "$stage/tree"
 	for p in "$@"; do
-		[[ -f $p ]] || die "patch $p listed but missing"
+		[[ -f $p ]] || die_bad_input "patch $p listed but missing"
 		if ! patch -d "$stage/tree" -p1 --batch --forward --fuzz=0 \
 			--no-backup-if-mismatch -r - <"$p" >"$stage/patch.log" 2>&1; then
 			die_with_log "patch $(basename "$p") does not apply" "$stage/patch.log"
@@ -462,14 +464,14 @@ main() {
 	[[ $# -gt 0 ]] && shift
 	case $cmd in -h | --help | help) ;; *) check_kbuild_vars ;; esac
 	case $cmd in
-	check-vars) [[ $# -eq 0 ]] || die "usage: build.sh check-vars (no arguments)" ;;
-	tree) [[ $# -eq 1 ]] || die "usage: build.sh tree NAME"; cmd_tree "$1" ;;
+	check-vars) [[ $# -eq 0 ]] || die_bad_input "usage: build.sh check-vars (no arguments)" ;;
+	tree) [[ $# -eq 1 ]] || die_bad_input "usage: build.sh tree NAME"; cmd_tree "$1" ;;
 	build) cmd_build "$@" ;;
-	check) [[ $# -eq 0 ]] || die "usage: build.sh check (no arguments)"; cmd_check ;;
-	defines) [[ $# -eq 2 ]] || die "usage: build.sh defines TREE CONFIG_SYMBOL"; cmd_defines "$@" ;;
-	objects) [[ $# -ge 1 ]] || die "usage: build.sh objects CONFIG [OBJECT...]"; cmd_objects "$@" ;;
+	check) [[ $# -eq 0 ]] || die_bad_input "usage: build.sh check (no arguments)"; cmd_check ;;
+	defines) [[ $# -eq 2 ]] || die_bad_input "usage: build.sh defines TREE CONFIG_SYMBOL"; cmd_defines "$@" ;;
+	objects) [[ $# -ge 1 ]] || die_bad_input "usage: build.sh objects CONFIG [OBJECT...]"; cmd_objects "$@" ;;
 	help) help_text ;;
-	*) die "usage: build.sh tree NAME | build [CONFIG...] | check | defines TREE SYMBOL | objects CONFIG [OBJECT...] | check-vars" ;;
+	*) die_bad_input "usage: build.sh tree NAME | build [CONFIG...] | check | defines TREE SYMBOL | objects CONFIG [OBJECT...] | check-vars" ;;
 	esac
 }
 

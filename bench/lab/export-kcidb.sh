@@ -21,9 +21,9 @@ ORIGIN=${KCIDB_ORIGIN:-blkinject_bench}
 
 main() {
 	local dir=${1:-}
-	[[ $# -eq 1 && -n $dir ]] || die "usage: export-kcidb.sh RESULTS_DIR (a directory with summary.json, e.g. results/<run>)"
-	[[ -f $dir/summary.json ]] || die "$dir is not a results directory (no summary.json; bench/stats/summarise.sh makes one from runs.csv)"
-	[[ $ORIGIN =~ ^[a-z0-9_]+$ ]] || die "KCIDB_ORIGIN=$ORIGIN: KCIDB origins are [a-z0-9_]+"
+	[[ $# -eq 1 && -n $dir ]] || die_bad_input "usage: export-kcidb.sh RESULTS_DIR (a directory with summary.json, e.g. results/<run>)"
+	[[ -f $dir/summary.json ]] || die_bad_input "$dir is not a results directory (no summary.json; bench/stats/summarise.sh makes one from runs.csv)"
+	[[ $ORIGIN =~ ^[a-z0-9_]+$ ]] || die_bad_input "KCIDB_ORIGIN=$ORIGIN: KCIDB origins are [a-z0-9_]+"
 	jq --arg origin "$ORIGIN" '
 		def clean: with_entries(select(.value != null and .value != ""));
 		def unit:

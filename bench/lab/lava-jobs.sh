@@ -41,7 +41,7 @@ usage() {
 case ${1:-} in -h | --help) usage; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-DIE_STATUS=2
+DIE_STATUS=$STATUS_BAD_INPUT
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
 
@@ -168,7 +168,7 @@ main() {
 		u) URL=${OPTARG%/} ;;
 		p) PLUGIN_PATH=$OPTARG ;;
 		h) usage; exit 0 ;;
-		*) usage >&2; exit 2 ;;
+		*) usage >&2; exit "$STATUS_BAD_INPUT" ;;
 		esac
 	done
 	shift $((OPTIND - 1))

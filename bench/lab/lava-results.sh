@@ -37,7 +37,7 @@ usage() {
 case ${1:-} in -h | --help) usage; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-DIE_STATUS=2
+DIE_STATUS=$STATUS_BAD_INPUT
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
 # shellcheck source=bench/lab/lava.sh
@@ -93,7 +93,7 @@ job_failed() {
 		fi
 		printf 'no rows written\n'
 	} >&2
-	exit 1
+	exit "$STATUS_FAILED"
 }
 
 # lava_case SUITE CASE FIELD: a field of LAVA's own result SUITE/CASE.
@@ -271,7 +271,7 @@ main() {
 	local -A VALUE=() USED=()
 	while getopts 'o:h' opt; do
 		[[ $opt != h ]] || { usage; exit 0; }
-		[[ $opt == o ]] || { usage >&2; exit 2; }
+		[[ $opt == o ]] || { usage >&2; exit "$STATUS_BAD_INPUT"; }
 		out=$OPTARG
 	done
 	shift $((OPTIND - 1))

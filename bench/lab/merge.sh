@@ -26,7 +26,7 @@ usage() {
 case ${1:-} in -h | --help) usage; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-DIE_STATUS=2
+DIE_STATUS=$STATUS_BAD_INPUT
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
 
@@ -105,7 +105,7 @@ main() {
 		case $opt in
 		o) out=$OPTARG ;;
 		h) usage; exit 0 ;;
-		*) usage >&2; exit 2 ;;
+		*) usage >&2; exit "$STATUS_BAD_INPUT" ;;
 		esac
 	done
 	shift $((OPTIND - 1))
@@ -140,7 +140,7 @@ main() {
 	log "merge: $# pieces into $out/summary.csv"
 	printf '%s\n' "$out"
 	[[ ! -f $out/failures.txt ]] || failed=$(wc -l <"$out/failures.txt")
-	((failed == 0)) || DIE_STATUS=1 die "$failed boots failed (see $out/failures.txt); their rows are marked failed"
+	((failed == 0)) || DIE_STATUS=$STATUS_FAILED die "$failed boots failed (see $out/failures.txt); their rows are marked failed"
 }
 
 main "$@"

@@ -25,10 +25,10 @@ BUILD_FILES=(.blkinject-stamp .config arch/x86/boot/bzImage include/config/kerne
 main() {
 	local cfg=${1:-} archive=${2:-} f
 	local -a files=()
-	[[ $# -eq 2 && -n $cfg && -n $archive ]] || die "usage: pack-build.sh CONFIG ARCHIVE"
+	[[ $# -eq 2 && -n $cfg && -n $archive ]] || die_bad_input "usage: pack-build.sh CONFIG ARCHIVE"
 	check_built "$cfg"
 	for f in "${BUILD_FILES[@]}"; do
-		[[ -e $(kernel_build_dir "$cfg")/$f ]] || die "$(kernel_build_dir "$cfg")/$f missing: rebuild with bench/kernel/build.sh build $cfg"
+		[[ -e $(kernel_build_dir "$cfg")/$f ]] || die_setup "$(kernel_build_dir "$cfg")/$f missing: rebuild with bench/kernel/build.sh build $cfg"
 		files+=("build/$cfg/$f")
 	done
 	[[ ! -f $CACHE/src/pristine/.blkinject-version ]] || files+=(src/pristine/.blkinject-version)

@@ -22,7 +22,7 @@ job_file_path() {
 	elif [[ $1 == *.job && -f $1 ]]; then
 		printf '%s\n' "$1"
 	else
-		die "unknown job file '$1' (valid: $(all_job_files | one_line), or the path of a .job file)"
+		die_bad_input "unknown job file '$1' (valid: $(all_job_files | one_line), or the path of a .job file)"
 	fi
 }
 
@@ -45,7 +45,7 @@ job_settings() {
 			seen[key] = 1
 			printf "%s\t%s\n", key, val
 		}' "$1") || true
-	[[ $out != *ERROR$'\t'* ]] || die "${out##*ERROR$'\t'}"
+	[[ $out != *ERROR$'\t'* ]] || die_bad_input "${out##*ERROR$'\t'}"
 	printf '%s\n' "$out"
 }
 

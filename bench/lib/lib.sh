@@ -5,6 +5,9 @@
 # A failure inside $(...) stops the script, as it would outside.
 shopt -s inherit_errexit
 
+# shellcheck source=bench/lib/status.sh
+. "$(dirname "${BASH_SOURCE[0]}")/status.sh"
+
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
 CACHE=${CACHE:-$REPO_DIR/.cache}
@@ -23,11 +26,22 @@ log() {
 	printf '[%4ds] %s\n' $((now - BENCH_T0)) "$*" >&2
 }
 
-# die MESSAGE: stop with MESSAGE and status DIE_STATUS (default 1; a
-# script whose interface documents another status for bad input sets it).
+# die MESSAGE: stop with MESSAGE and status DIE_STATUS (default
+# STATUS_FAILED; bench/lib/status.sh has the table).
 die() {
 	printf 'error: %s\n' "$*" >&2
-	exit "${DIE_STATUS:-1}"
+	exit "${DIE_STATUS:-$STATUS_FAILED}"
+}
+
+# die_bad_input MESSAGE: stop with STATUS_BAD_INPUT (a usage, a name or a
+# setting that is wrong; nothing was done).
+die_bad_input() {
+	DIE_STATUS=$STATUS_BAD_INPUT die "$@"
+}
+
+# die_setup MESSAGE: stop with STATUS_SETUP (the machine lacks something).
+die_setup() {
+	DIE_STATUS=$STATUS_SETUP die "$@"
 }
 
 # die_with_log MESSAGE LOGFILE [LINES]: fail showing the tail of a log.
@@ -39,7 +53,7 @@ die_with_log() {
 		tail -n "$lines" "$logfile"
 		printf -- '--- end of %s ---\n' "$logfile"
 	} >&2
-	exit 1
+	exit "$STATUS_FAILED"
 }
 
 # Configs of the matrix, in build order.
@@ -93,7 +107,7 @@ check_configs() {
 	local c
 	for c in "$@"; do
 		[[ -n $c && -f $BENCH_DIR/kernel/configs/$c.config && $c != common ]] ||
-			die "unknown config '$c' (valid: $(all_configs | one_line))"
+			die_bad_input "unknown config '$c' (valid: $(all_configs | one_line))"
 	done
 }
 
@@ -107,7 +121,7 @@ check_built() {
 		for stamp in "$CACHE"/build/*/.blkinject-stamp; do
 			[[ ! -f $stamp ]] || built+=" $(basename "$(dirname "$stamp")")"
 		done
-		die "config $c is not built: run 'make kernels' (or bench/kernel/build.sh build $c); built:${built:- none}"
+		die_setup "config $c is not built: run 'make kernels' (or bench/kernel/build.sh build $c); built:${built:- none}"
 	done
 }
 
@@ -118,7 +132,7 @@ check_states() {
 	local s
 	for s in "$@"; do
 		[[ $s =~ ^rules-[1-9][0-9]*$ || " $VALID_STATES " == *" $s "* && $s != rules-N ]] ||
-			die "unknown state '$s' (valid: $VALID_STATES)"
+			die_bad_input "unknown state '$s' (valid: $VALID_STATES)"
 	done
 }
 
@@ -132,7 +146,7 @@ check_workloads() {
 	local w
 	for w in "$@"; do
 		[[ -n $w && -f $BENCH_DIR/guest/fio/$w.fio ]] ||
-			die "unknown workload '$w' (valid: $(all_workloads | one_line))"
+			die_bad_input "unknown workload '$w' (valid: $(all_workloads | one_line))"
 	done
 }
 
@@ -163,7 +177,7 @@ guest_env() {
 
 check_accel() {
 	[[ " $VALID_ACCELS " == *" $1 "* && -n $1 ]] ||
-		die "unknown accelerator '$1' (valid: $VALID_ACCELS)"
+		die_bad_input "unknown accelerator '$1' (valid: $VALID_ACCELS)"
 }
 
 # The source tree a config is built from ("# tree: NAME" in its fragment).
@@ -249,16 +263,16 @@ ksrc_identity() {
 			newest=$(find "$KSRC" -type f -printf '%T@\n' | sort -n | tail -n 1)
 			printf 'dir dir-%s\n' "$(printf '%s %s' "$(cd "$KSRC" && pwd -P)" "$newest" | sha256sum | cut -c1-12)"
 		else
-			die "KSRC=$KSRC is not a kernel source: give a git checkout (its top directory), an extracted tree (Makefile and Kconfig at its top) or a tarball (.tar, .tar.gz, .tar.xz, .tar.bz2, .tar.zst)"
+			die_bad_input "KSRC=$KSRC is not a kernel source: give a git checkout (its top directory), an extracted tree (Makefile and Kconfig at its top) or a tarball (.tar, .tar.gz, .tar.xz, .tar.bz2, .tar.zst)"
 		fi
 	elif [[ -f $KSRC ]]; then
 		case $KSRC in
 		*.tar | *.tar.gz | *.tgz | *.tar.xz | *.txz | *.tar.bz2 | *.tar.zst) ;;
-		*) die "KSRC=$KSRC is not a kernel source: a file must be a tarball (.tar, .tar.gz, .tar.xz, .tar.bz2, .tar.zst); or give a git checkout or an extracted tree" ;;
+		*) die_bad_input "KSRC=$KSRC is not a kernel source: a file must be a tarball (.tar, .tar.gz, .tar.xz, .tar.bz2, .tar.zst); or give a git checkout or an extracted tree" ;;
 		esac
 		printf 'tar tar-%s\n' "$(sha256sum "$KSRC" | cut -c1-12)"
 	else
-		die "KSRC=$KSRC: no such file or directory (give a git checkout, an extracted tree or a tarball; unset for $SOURCE_TARBALL)"
+		die_bad_input "KSRC=$KSRC: no such file or directory (give a git checkout, an extracted tree or a tarball; unset for $SOURCE_TARBALL)"
 	fi
 }
 
@@ -279,10 +293,10 @@ series_identity() {
 		return
 	fi
 	[[ -d $s && -f $s/series ]] ||
-		die "SERIES=$s has no series file: give a directory with a 'series' file listing its patches in order (like patches/), or SERIES=none for a tree that already has the change"
+		die_bad_input "SERIES=$s has no series file: give a directory with a 'series' file listing its patches in order (like patches/), or SERIES=none for a tree that already has the change"
 	s=$(cd "$s" && pwd -P)
 	while read -r p; do
-		[[ -f $p ]] || die "SERIES=$s: $(basename "$p") is listed in its series file but missing"
+		[[ -f $p ]] || die_bad_input "SERIES=$s: $(basename "$p") is listed in its series file but missing"
 	done < <(series_patches "$s")
 	mapfile -t patches < <(series_patches "$s")
 	printf '%s %s\n' "$s" "$(cat "$s/series" "${patches[@]}" | sha256sum | cut -c1-12)"
@@ -292,10 +306,12 @@ series_identity() {
 resolve_variant() {
 	local kind id sdir sid
 	[[ ${VARIANT_FOR:-} != "${KSRC:-}|${SERIES:-}|$CACHE" || -z ${VARIANT_ROOT:-} ]] || return 0
-	read -r kind id < <(ksrc_identity)
-	[[ -n ${id:-} ]] || exit 1
-	read -r sdir sid < <(series_identity)
-	[[ -n ${sid:-} ]] || exit 1
+	# Nothing read: ksrc_identity or series_identity said why (their die
+	# ends only the process substitution, and read's status would be 1).
+	read -r kind id < <(ksrc_identity) || exit "$STATUS_BAD_INPUT"
+	[[ -n ${id:-} ]] || exit "$STATUS_BAD_INPUT"
+	read -r sdir sid < <(series_identity) || exit "$STATUS_BAD_INPUT"
+	[[ -n ${sid:-} ]] || exit "$STATUS_BAD_INPUT"
 	KSRC_KIND=$kind KSRC_ID=$id SERIES_DIR=$sdir SERIES_ID=$sid
 	if [[ $kind == debian && $sdir == "$(cd "$REPO_DIR/patches" && pwd -P)" ]]; then
 		VARIANT_ROOT=$CACHE

@@ -21,9 +21,9 @@ read -r -a HOT_FUNC_LIST <<<"$HOT_FUNCS"
 # System.map has at least one of them; log the ones a CONFIG lacks.
 hot_funcs_check() {
 	local f c map found absent=''
-	[[ ${#HOT_FUNC_LIST[@]} -gt 0 ]] || die "HOT_FUNCS is empty: name the functions to count (default: submit_bio_noacct_nocheck __blk_error_inject)"
+	[[ ${#HOT_FUNC_LIST[@]} -gt 0 ]] || die_bad_input "HOT_FUNCS is empty: name the functions to count (default: submit_bio_noacct_nocheck __blk_error_inject)"
 	for f in "${HOT_FUNC_LIST[@]}"; do
-		[[ $f =~ ^[A-Za-z_][A-Za-z0-9_.]*$ ]] || die "HOT_FUNCS: '$f' is not a function name"
+		[[ $f =~ ^[A-Za-z_][A-Za-z0-9_.]*$ ]] || die_bad_input "HOT_FUNCS: '$f' is not a function name"
 	done
 	for c in "$@"; do
 		map=$(kernel_build_dir "$c")/System.map
@@ -31,7 +31,7 @@ hot_funcs_check() {
 		for f in "${HOT_FUNC_LIST[@]}"; do
 			if grep -q " $f$" "$map" 2>/dev/null; then found=1; else absent+=" $c:$f"; fi
 		done
-		[[ $found == 1 ]] || die "HOT_FUNCS: none of $HOT_FUNCS is in the kernel of config $c ($map)"
+		[[ $found == 1 ]] || die_bad_input "HOT_FUNCS: none of $HOT_FUNCS is in the kernel of config $c ($map)"
 	done
 	[[ -z $absent ]] || log "HOT_FUNCS absent (not in the kernel, so no rows):$absent"
 	HOT_FUNCS_ABSENT=${absent# }

@@ -21,6 +21,8 @@ shopt -s inherit_errexit
 case ${1:-} in -h | --help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/lib/status.sh
+. "$BENCH_DIR/lib/status.sh"
 SCOPES=${COVERAGE_SCOPES:-"block/error-injection.c
 block/error-injection.h:blk_error_inject
 block/blk-core.c:submit_bio_noacct_nocheck
@@ -28,12 +30,12 @@ block/blk-core.c:str_to_blk_op,blk_status_to_tag,tag_to_blk_status"}
 
 die() {
 	printf 'error: %s\n' "$*" >&2
-	exit 2
+	exit "$STATUS_BAD_INPUT"
 }
 
 usage() {
 	sed -n '4p' "$0" | sed 's/^# *//' >&2
-	exit 2
+	exit "$STATUS_BAD_INPUT"
 }
 
 main() {

@@ -10,7 +10,7 @@
 # and perf.sh (CONFIGS, STATES, REPEATS, ACCEL, ...; bench.sh -h).  One
 # progress line per step, builds and boots alike, with the whole job's
 # elapsed time and ETA.  Exit status 1 when a build or any boot failed
-# (after writing everything).
+# (after writing everything), 2 on bad input (bench/lib/status.sh).
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -25,7 +25,7 @@ plan_first all,quick -- "$0" "$@"
 
 case ${1:-} in
 '') ;;
-*) die "unknown argument '$1' (all.sh takes settings from the environment; see all.sh -h)" ;;
+*) die_bad_input "unknown argument '$1' (all.sh takes settings from the environment; see all.sh -h)" ;;
 esac
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
@@ -83,7 +83,8 @@ main() {
 		"$BENCH_DIR/kernel/build.sh" build "$cfg"
 	done
 	dir=$("$BENCH_DIR/run/bench.sh") || status=$?
-	[[ -n $dir && -d $dir ]] || die "bench.sh made no results directory"
+	# bench.sh's own status when it stopped before making one (bad input: 2)
+	[[ -n $dir && -d $dir ]] || DIE_STATUS=$((status ? status : STATUS_FAILED)) die "bench.sh made no results directory"
 	accel=$(meta_get "$dir" ACCEL)
 	if [[ $accel == tcg-icount ]]; then
 		job_plan_replace perf </dev/null

@@ -54,7 +54,7 @@
 # Output: results/RUN_ID/ with runs.csv, summary.csv, summary.json, meta.json,
 # plan.txt (the boots in order), raw.tar.xz (fio JSON and plugin counts of
 # every boot) and annotate/.  The results directory is printed on stdout at
-# the end.  Exit status 1 when any boot failed (after writing everything).
+# the end.  Exit status: 1 a boot failed (all is written), 2 bad input.
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -75,12 +75,12 @@ case ${1:-} in
 --job) MODE=job JOB_ID=${2:-} ;;
 --plan-job) MODE=job JOB_ID=${2:-} PLAN_DIR=${3:-} ;;
 '') ;;
-*) die "unknown argument '$1' (valid: -h, --settings, --list, --job ID, --plan-job ID DIR; settings come from the job file and the environment, see bench.sh -h)" ;;
+*) die_bad_input "unknown argument '$1' (valid: -h, --settings, --list, --job ID, --plan-job ID DIR; settings come from the job file and the environment, see bench.sh -h)" ;;
 esac
-[[ -z $PLAN_DIR || $# == 3 ]] || die "unexpected argument '$4' after --plan-job ID DIR"
-[[ ${1:-} != --plan-job || -n $PLAN_DIR ]] || die "usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)"
-[[ $MODE != job || -n $PLAN_DIR || ($# == 2 && -n $JOB_ID) ]] || die "usage: bench.sh --job ID (bench.sh --list prints the IDs)"
-[[ $MODE == job || $# -le 1 ]] || die "unexpected argument '$2' after $1"
+[[ -z $PLAN_DIR || $# == 3 ]] || die_bad_input "unexpected argument '$4' after --plan-job ID DIR"
+[[ ${1:-} != --plan-job || -n $PLAN_DIR ]] || die_bad_input "usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)"
+[[ $MODE != job || -n $PLAN_DIR || ($# == 2 && -n $JOB_ID) ]] || die_bad_input "usage: bench.sh --job ID (bench.sh --list prints the IDs)"
+[[ $MODE == job || $# -le 1 ]] || die_bad_input "unexpected argument '$2' after $1"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
 # shellcheck source=bench/collect/fio.sh
@@ -230,8 +230,8 @@ choose_boots() {
 		plan_repeats
 	fi
 	[[ $BOOTS == per-state || ($BOOTS == per-config && $ACCEL_USED == tcg-icount) ]] ||
-		die "BOOTS=$BOOTS: valid are per-state, and per-config under tcg-icount only (a boot's history changes kvm and tcg numbers)"
-	[[ $COUNT_IOS != 0 || -n $WORKLOADS ]] || die "nothing to measure under $ACCEL_USED: WORKLOADS is empty"
+		die_bad_input "BOOTS=$BOOTS: valid are per-state, and per-config under tcg-icount only (a boot's history changes kvm and tcg numbers)"
+	[[ $COUNT_IOS != 0 || -n $WORKLOADS ]] || die_bad_input "nothing to measure under $ACCEL_USED: WORKLOADS is empty"
 }
 
 # gating_rows: how many gating sampled rows a comparison of two runs of
@@ -254,7 +254,7 @@ plan_repeats() {
 	local rows plan noise=${PLAN_NOISE:-1} thr=${THRESHOLD:-1} auto=''
 	[[ -n ${REPEATS:-} ]] || auto=' (auto)'
 	[[ $noise =~ ^[0-9]+([.][0-9]+)?$ && $thr =~ ^[0-9]+([.][0-9]+)?$ ]] ||
-		die "PLAN_NOISE=$noise THRESHOLD=$thr: expected numbers (percent)"
+		die_bad_input "PLAN_NOISE=$noise THRESHOLD=$thr: expected numbers (percent)"
 	rows=$(gating_rows)
 	plan=$("$(benchstat_bin)" plan --rows "$rows" --noise "$noise" --threshold "$thr" \
 		${REPEATS:+--repeats "$REPEATS"}) || die "benchstat plan failed"
@@ -297,7 +297,7 @@ main() {
 	fi
 	if [[ $MODE == job ]]; then
 		line=$(plan_jobs "$BOOTS" <"$plan_file" | awk -v id="$JOB_ID" '$1 == id { $1 = ""; sub(/^ /, ""); print }')
-		[[ -n $line ]] || die "unknown job '$JOB_ID' under $ACCEL_USED (valid: $(plan_jobs "$BOOTS" <"$plan_file" | cut -d' ' -f1 | one_line))"
+		[[ -n $line ]] || die_bad_input "unknown job '$JOB_ID' under $ACCEL_USED (valid: $(plan_jobs "$BOOTS" <"$plan_file" | cut -d' ' -f1 | one_line))"
 		boots=("$line")
 		check_built "$(cut -d' ' -f2 <<<"$line")"
 		[[ $PLUGIN == 0 ]] || hot_funcs_check "$(cut -d' ' -f2 <<<"$line")"
@@ -307,7 +307,7 @@ main() {
 	log "bench: accelerator $ACCEL_USED, $BOOTS boots"
 	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED${JOB_ID:+-$JOB_ID}}
 	dir=${PLAN_DIR:-${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID}
-	[[ ! -e $dir ]] || die "$dir exists already"
+	[[ ! -e $dir ]] || die_bad_input "$dir exists already"
 	mkdir -p "$dir/raw"
 	mv "$plan_file" "$dir/plan.txt"
 	keep_plan "$dir"

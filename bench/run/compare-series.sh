@@ -17,17 +17,20 @@
 #   FIO_RUNTIME=1 FIO_RAMP=200ms FIO_IOS=20000 HOT_FUNCS THRESHOLD=1
 #   RESULTS_ROOT=results  RUN_ID=<date>-compare-series
 # Output: RESULTS_ROOT/RUN_ID/{base,new}/, a run of bench.sh each, and the
-# table on stdout.  Exit status as bench/stats/compare.sh, only ever 0, 1 or 2:
-# 0 no regression, 1 a primary metric worse than THRESHOLD percent (any
-# exact count of a HOT_FUNCS function included), 2 broken input or no
-# verdict.  `make compare-series` runs this, but make reports any failure
-# as 2: gate on this script.
+# table on stdout.  Exit status, only ever 0, 1 or 2: 0 no regression, 1 a
+# primary metric worse than THRESHOLD percent (any exact count of a
+# HOT_FUNCS function included) or a side that could not be measured (the
+# last line says which), 2 broken input or no verdict.  `make
+# compare-series` runs this, but make reports any failure as 2: gate on
+# this script.
 set -eEuo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/status.sh
+. "$(dirname "$0")/../lib/status.sh"
 # Whatever fails unforeseen is exit 2, never a status of its own.
-trap 'exit 2' ERR
+trap 'exit "$STATUS_BAD_INPUT"' ERR
 
-case ${1:-} in -h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) sed -n '2,26s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 
 # On its own it resolves its settings first (bench/plan/run: exit 2 on bad
 # input, before a results directory is made or a tree extracted).
@@ -42,7 +45,7 @@ fi
 
 case ${1:-} in
 '') ;;
-*) DIE_STATUS=2 die "unknown argument '$1' (compare-series.sh takes settings from the environment; see -h)" ;;
+*) die_bad_input "unknown argument '$1' (compare-series.sh takes settings from the environment; see -h)" ;;
 esac
 
 export CONFIGS=${CONFIGS:-on} STATES=${STATES:-key-off key-on-other rules-1 rules-1000}
@@ -71,16 +74,16 @@ main() {
 	local base_series=${BASE_SERIES:-${SERIES:-}} new_series=${NEW_SERIES:-${SERIES:-}} status=0 s
 	# Both sides' names first: a typo on NEW must not cost BASE's boots.
 	for s in "$base_ksrc|$base_series" "$new_ksrc|$new_series"; do
-		(KSRC=${s%%|*} SERIES=${s#*|} DIE_STATUS=2 resolve_variant) || exit 2
+		(KSRC=${s%%|*} SERIES=${s#*|} DIE_STATUS=$STATUS_BAD_INPUT resolve_variant) || exit "$STATUS_BAD_INPUT"
 	done
 	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-compare-series}
 	OUT=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
-	[[ ! -e $OUT ]] || DIE_STATUS=2 die "$OUT exists already"
+	[[ ! -e $OUT ]] || die_bad_input "$OUT exists already"
 	mkdir -p "$OUT"
 	log "compare-series: base KSRC=${base_ksrc:-default} SERIES=${base_series:-patches}"
-	side base "$base_ksrc" "$base_series" || DIE_STATUS=2 die "measuring the base failed (see $OUT/base)"
+	side base "$base_ksrc" "$base_series" || die "measuring the base failed: not measured (see $OUT/base)"
 	log "compare-series: new KSRC=${new_ksrc:-default} SERIES=${new_series:-patches}"
-	side new "$new_ksrc" "$new_series" || DIE_STATUS=2 die "measuring the new side failed (see $OUT/new)"
+	side new "$new_ksrc" "$new_series" || die "measuring the new side failed: not measured (see $OUT/new)"
 	"$BENCH_DIR/stats/compare.sh" "$OUT/base" "$OUT/new" || status=$?
 	printf 'compare-series: %s (exit %d)\n' \
 		"$(case $status in 0) echo no regression ;; 1) echo REGRESSION ;; *) echo broken input ;; esac)" "$status"

@@ -22,7 +22,7 @@ shopt -s inherit_errexit
 
 # usage [STATUS]: the help above; on stdout for -h, else on stderr.
 usage() {
-	local status=${1:-1}
+	local status=${1:-$STATUS_BAD_INPUT}
 	if [[ $status == 0 ]]; then
 		sed -n '2,19s/^# \{0,1\}//p' "$0"
 	else
@@ -55,7 +55,7 @@ SOURCES=(block/error-injection.c block/error-injection.h block/blk-core.c)
 check_args() {
 	[[ ${1:-} != -h && ${1:-} != --help ]] || usage 0
 	[[ $# -le 1 && ${1:-} != -* ]] || usage
-	[[ -z ${1:-} || ! -e $1 ]] || die "results directory '$1' exists already"
+	[[ -z ${1:-} || ! -e $1 ]] || die_bad_input "results directory '$1' exists already"
 }
 
 # The gcov of the compiler that built the kernel (its .gcno format).

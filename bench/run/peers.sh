@@ -29,7 +29,7 @@ export HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject shoul
 
 case ${1:-} in
 '') ;;
-*) die "unknown argument '$1' (peers.sh takes settings from the environment; see peers.sh -h)" ;;
+*) die_bad_input "unknown argument '$1' (peers.sh takes settings from the environment; see peers.sh -h)" ;;
 esac
 export CONFIGS=peers
 export STATES="ei-idle key-on-other ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust bpf-detached bpf-idle bpf-rule"

@@ -34,7 +34,7 @@ case ${1:-} in -h | --help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 
 case ${1:-} in
 '' | report) ;;
-*) die "unknown argument '$1' (per-patch.sh takes settings from the environment; see per-patch.sh -h)" ;;
+*) die_bad_input "unknown argument '$1' (per-patch.sh takes settings from the environment; see per-patch.sh -h)" ;;
 esac
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
@@ -106,7 +106,7 @@ main() {
 	n=${#patches[@]}
 	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-per-patch}
 	OUT=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
-	[[ ! -e $OUT ]] || die "$OUT exists already"
+	[[ ! -e $OUT ]] || die_bad_input "$OUT exists already"
 	mkdir -p "$OUT/rows"
 	printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$OUT/runs.csv"
 	printf 'p0 pristine (no patches; config pristine)\n' >"$OUT/prefixes.txt"
@@ -168,7 +168,7 @@ tables() {
 cmd_report() {
 	local tmp m
 	OUT=${1:?usage: per-patch.sh report DIR}
-	[[ -f $OUT/runs.csv && -f $OUT/prefixes.txt && -f $OUT/meta.json ]] || die "$OUT is not a per-patch run"
+	[[ -f $OUT/runs.csv && -f $OUT/prefixes.txt && -f $OUT/meta.json ]] || die_bad_input "$OUT is not a per-patch run"
 	sed -i 's/^\([^,]*,[^,]*\),off,/\1,key-off,/' "$OUT/runs.csv"
 	if [[ ! -f $OUT/absent.txt ]]; then
 		tmp=$(mktemp -d)

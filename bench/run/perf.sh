@@ -39,7 +39,7 @@ plan_first perf,all,quick -- "$0" "$@"
 
 case ${1:-} in
 '') ;;
-*) die "unknown argument '$1' (perf.sh takes settings from the environment; see perf.sh -h)" ;;
+*) die_bad_input "unknown argument '$1' (perf.sh takes settings from the environment; see perf.sh -h)" ;;
 esac
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
@@ -107,19 +107,19 @@ main() {
 	local accel dir rows=() row cfg state rep k=0 n seq failed=0 kvm_repeats
 	accel=$("$BENCH_DIR/vm/run-guest" -A -c "${CONFIGS%% *}" -a "${ACCEL:-auto}")
 	if [[ $accel == tcg-icount ]]; then
-		[[ -z ${RESULTS_DIR:-} ]] || die "under tcg-icount bench.sh already counted in its own boots; RESULTS_DIR is for kvm and tcg"
+		[[ -z ${RESULTS_DIR:-} ]] || die_bad_input "under tcg-icount bench.sh already counted in its own boots; RESULTS_DIR is for kvm and tcg"
 		log "perf: tcg-icount: counts and perf record in one boot per config (bench.sh without timed workloads)"
 		WORKLOADS='' SOFTIRQ_WORKLOADS='' CONFIGS=$CONFIGS REPEATS=$PERF_REPEATS \
 			RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-perf} exec "$BENCH_DIR/run/bench.sh"
 	fi
 	if [[ -n ${RESULTS_DIR:-} ]]; then
 		dir=$RESULTS_DIR
-		[[ -f $dir/runs.csv ]] || die "$dir/runs.csv missing"
+		[[ -f $dir/runs.csv ]] || die_bad_input "$dir/runs.csv missing"
 		seq=$(tail -n +2 "$dir/runs.csv" | cut -d, -f1 | sort -n | tail -1)
 	else
 		RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-perf}
 		dir=$REPO_DIR/results/$RUN_ID
-		[[ ! -e $dir ]] || die "$dir exists already"
+		[[ ! -e $dir ]] || die_bad_input "$dir exists already"
 		mkdir -p "$dir/raw"
 		write_meta "$dir" tcg-icount "$BENCH_COMMAND"
 		printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$dir/runs.csv"
@@ -127,7 +127,7 @@ main() {
 	fi
 	kvm_repeats=$(meta_get "$dir" REPEATS)
 	[[ $kvm_repeats =~ ^[1-9][0-9]*$ ]] || kvm_repeats=${REPEATS:-5}
-	[[ $kvm_repeats =~ ^[1-9][0-9]*$ ]] || die "REPEATS=$kvm_repeats: expected a number >= 1"
+	[[ $kvm_repeats =~ ^[1-9][0-9]*$ ]] || die_bad_input "REPEATS=$kvm_repeats: expected a number >= 1"
 	meta_set "$dir" PERF_REPEATS "$PERF_REPEATS"
 	meta_set "$dir" FIO_IOS "$FIO_IOS"
 	meta_set "$dir" PERF_ACCELS "tcg-icount$([[ $accel == kvm ]] && echo ' kvm')"

@@ -38,12 +38,12 @@ main() {
 		j) par=$OPTARG ;;
 		a) accel=$OPTARG ;;
 		h) usage; return 0 ;;
-		*) usage >&2; return 2 ;;
+		*) usage >&2; return "$STATUS_BAD_INPUT" ;;
 		esac
 	done
 	shift $((OPTIND - 1))
-	[[ $# -eq 0 ]] || { usage >&2; return 2; }
-	[[ $n =~ ^[1-9][0-9]*$ && $par =~ ^[1-9][0-9]*$ ]] || die "-n and -j take positive integers"
+	[[ $# -eq 0 ]] || { usage >&2; return "$STATUS_BAD_INPUT"; }
+	[[ $n =~ ^[1-9][0-9]*$ && $par =~ ^[1-9][0-9]*$ ]] || die_bad_input "-n and -j take positive integers"
 	config_fragment "$cfg" >/dev/null
 	dir=$CACHE/boot-soak/$cfg-$(date -u +%Y%m%d-%H%M%S)
 	mkdir -p "$dir"
@@ -71,7 +71,7 @@ main() {
 		"boot-soak" "$n" "$cfg" "$accel" "$par" $((n - bad)) "$bad"
 	if [[ $bad -gt 0 ]]; then
 		printf 'first problem: boot %s, console in %s/%s/console.log\n' "$first_bad" "$dir" "$first_bad"
-		return 1
+		return "$STATUS_FAILED"
 	fi
 }
 

@@ -75,7 +75,7 @@ fi
 
 VIEWS_ALL="mq polled latency switch errcost footprint layout"
 LAYOUT_CONFIGS="off off-layout"
-[[ -z ${VIEW_CONFIGS:-} ]] || die "VIEW_CONFIGS is now CONFIGS (one name for the configs everywhere)"
+[[ -z ${VIEW_CONFIGS:-} ]] || die_bad_input "VIEW_CONFIGS is now CONFIGS (one name for the configs everywhere)"
 CONFIGS=${CONFIGS:-off on}
 STATES="key-off key-on-other rules-1 rule-churn fail-all"
 BASELINE=${BASELINE:-"${CONFIGS%% *} off"}
@@ -102,16 +102,16 @@ ERRCOST_IOS=${ERRCOST_IOS:-20000}
 FIO_IOS=${FIO_IOS:-20000}
 SEED=${SEED:-1}
 RUN_TIMEOUT=${RUN_TIMEOUT:-900}
-[[ -z ${VIEW_JOBS:-} ]] || die "VIEW_JOBS is now GUEST_JOBS (one name with bench.sh)"
+[[ -z ${VIEW_JOBS:-} ]] || die_bad_input "VIEW_JOBS is now GUEST_JOBS (one name with bench.sh)"
 POLL_TAGS=${POLL_TAGS:-128}
-[[ $POLL_TAGS =~ ^[1-9][0-9]*$ ]] || die "POLL_TAGS=$POLL_TAGS: expected a number of tags (null_blk hw_queue_depth)"
+[[ $POLL_TAGS =~ ^[1-9][0-9]*$ ]] || die_bad_input "POLL_TAGS=$POLL_TAGS: expected a number of tags (null_blk hw_queue_depth)"
 GATE_FUNC=submit_bio_noacct_nocheck
 # io_uring's worker entry: a request whose non-blocking issue failed (e.g.
 # no free tag) is issued again from an io-wq worker
 IOWQ_FUNC=io_wq_submit_work
 
 usage() {
-	die "usage: bench/run/views.sh VIEW... (views: $VIEWS_ALL, or all)"
+	die_bad_input "usage: bench/run/views.sh VIEW... (views: $VIEWS_ALL, or all)"
 }
 
 view_states() {
@@ -326,7 +326,7 @@ main() {
 		elif [[ " $VIEWS_ALL " == *" $v "* ]]; then
 			views+=("$v")
 		else
-			die "unknown view '$v' (views: $VIEWS_ALL, or all)"
+			die_bad_input "unknown view '$v' (views: $VIEWS_ALL, or all)"
 		fi
 	done
 	# shellcheck disable=SC2086 # a list of words
@@ -341,18 +341,18 @@ main() {
 	else
 		REPEATS=${REPEATS:-5} GUEST_JOBS=${GUEST_JOBS:-1}
 	fi
-	[[ $GUEST_JOBS =~ ^[1-9][0-9]*$ ]] || die "GUEST_JOBS=$GUEST_JOBS: expected a number >= 1"
+	[[ $GUEST_JOBS =~ ^[1-9][0-9]*$ ]] || die_bad_input "GUEST_JOBS=$GUEST_JOBS: expected a number >= 1"
 	if [[ -n ${RESULTS_DIR:-} ]]; then
 		DIR=$RESULTS_DIR
-		[[ -f $DIR/runs.csv ]] || die "$DIR/runs.csv missing"
-		[[ $(meta_get "$DIR" ACCEL) == "$ACCEL_USED" ]] || die "$DIR was run under $(meta_get "$DIR" ACCEL), not $ACCEL_USED"
+		[[ -f $DIR/runs.csv ]] || die_bad_input "$DIR/runs.csv missing"
+		[[ $(meta_get "$DIR" ACCEL) == "$ACCEL_USED" ]] || die_bad_input "$DIR was run under $(meta_get "$DIR" ACCEL), not $ACCEL_USED"
 		seq=$(tail -n +2 "$DIR/runs.csv" | cut -d, -f1 | sort -n | tail -1)
 		meta_set "$DIR" COMMAND "$(meta_get "$DIR" COMMAND); $(view_command "${views[@]}")"
 		for v in "${views[@]}"; do drop_view "$v"; done
 	else
 		RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED-views}
 		DIR=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
-		[[ ! -e $DIR ]] || die "$DIR exists already"
+		[[ ! -e $DIR ]] || die_bad_input "$DIR exists already"
 		mkdir -p "$DIR/raw"
 		if plan_for views; then
 			cp "$BIB_PLAN" "$DIR/plan.env"

@@ -15,6 +15,8 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=bench/lib/status.sh
+. "$REPO_DIR/bench/lib/status.sh"
 
 # Every name the suite makes directly under CACHE (tests/host/clean-cache.sh
 # checks that the scripts use no other).
@@ -27,7 +29,7 @@ ENTRIES=(
 
 die() {
 	printf 'clean-cache: %s\n' "$*" >&2
-	exit 2
+	exit "$STATUS_BAD_INPUT"
 }
 
 # ours DIR: DIR has the marker or an entry of the list

@@ -3,10 +3,13 @@
 # nothing (and needs no network) when they are all installed already.
 #
 #   bench/setup/install-deps.sh [-h]
+# Exit status: 0 all installed, 4 packages are missing and this is not root.
 set -euo pipefail
 shopt -s inherit_errexit
 
-case ${1:-} in -h | --help) sed -n '2,5s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) sed -n '2,6s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+# shellcheck source=bench/lib/status.sh
+. "$(dirname "$0")/../lib/status.sh"
 
 PACKAGES=(
 	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
@@ -33,7 +36,7 @@ main() {
 		return
 	fi
 	echo "deps: installing ${missing[*]}"
-	[[ $(id -u) == 0 ]] || { echo "deps: need root for apt-get" >&2; exit 1; }
+	[[ $(id -u) == 0 ]] || { echo "deps: need root for apt-get" >&2; exit "$STATUS_SETUP"; }
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 		"${missing[@]}" >/dev/null

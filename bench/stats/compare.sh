@@ -33,8 +33,10 @@ shopt -s inherit_errexit
 
 case ${1:-} in -h | --help) sed -n '2,30s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 
+# shellcheck source=bench/lib/status.sh
+. "$(dirname "$0")/../lib/status.sh"
 # Whatever fails unforeseen (a tool's own status, a signal) is exit 2.
-trap 'exit 2' ERR
+trap 'exit "$STATUS_BAD_INPUT"' ERR
 
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
@@ -43,7 +45,7 @@ trap 'exit 2' ERR
 
 broken() {
 	echo "compare: $*" >&2
-	exit 2
+	exit "$STATUS_BAD_INPUT"
 }
 
 # check_meta DIR: its meta.json (or an old run's meta.env) says which

@@ -16,13 +16,15 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=bench/lib/status.sh
+. "$here/../lib/status.sh"
 runs=${1:-10000}
 groups=${2:-20000}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-[[ -x /usr/bin/time ]] || { echo "scale-bench: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
-[[ $runs =~ ^[1-9][0-9]*$ && $groups =~ ^[1-9][0-9]*$ ]] || { echo "usage: scale-bench.sh [RUNS_A_SIDE [GROUPS]]" >&2; exit 1; }
+[[ -x /usr/bin/time ]] || { echo "scale-bench: needs /usr/bin/time (apt-get install time)" >&2; exit "$STATUS_SETUP"; }
+[[ $runs =~ ^[1-9][0-9]*$ && $groups =~ ^[1-9][0-9]*$ ]] || { echo "usage: scale-bench.sh [RUNS_A_SIDE [GROUPS]]" >&2; exit "$STATUS_BAD_INPUT"; }
 bs=${BENCHSTAT:-$tmp/benchstat}
 [[ -n ${BENCHSTAT:-} ]] || env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$here" OUT="$tmp" >&2
 

@@ -14,7 +14,7 @@ case ${1:-} in -h | --help) sed -n '2,7s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 . "$(dirname "$0")/../lib/lib.sh"
 
 dir=${1:?usage: summarise.sh RESULTS_DIR}
-[[ -f $dir/runs.csv ]] || die "$dir has no runs.csv"
+[[ -f $dir/runs.csv ]] || die_bad_input "$dir has no runs.csv"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
 summarise "$dir"

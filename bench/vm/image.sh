@@ -12,6 +12,8 @@
 #                            the modules of a prebuilt kernel (a tar of the
 #                            modules_install tree, lib/modules/RELEASE):
 #                            modules-archive-HASH.cpio, its path on stdout
+# Exit status: 0 done, 2 bad usage or archive, 4 a binary missing or a
+# guest tool that would not build (bench/lib/status.sh).
 #
 # The runner concatenates them with a per-run archive (the kernel accepts
 # concatenated cpio archives).  Each piece is rebuilt only when an input
@@ -19,7 +21,7 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-case ${1:-} in -h | --help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 
@@ -63,14 +65,14 @@ build_guest_tools() {
 	for tool in "${GUEST_TOOLS[@]}"; do
 		gcc -std=c11 -Wall -Wextra -Werror -O2 -static \
 			-o "$out/$tool" "$BENCH_DIR/guest/tools/$tool.c" ||
-			die "building guest tool $tool failed"
+			die_setup "building guest tool $tool failed"
 	done
 }
 
 cmd_base() {
 	local out=$IMAGE_DIR/base.cpio hash root applet
 	for b in "${GUEST_BINARIES[@]}" /bin/busybox; do
-		[[ -x $b ]] || die "$b missing: run 'make deps'"
+		[[ -x $b ]] || die_setup "$b missing: run 'make deps'"
 	done
 	hash=$(base_inputs_hash)
 	if [[ -f $out && -f $out.hash && $(cat "$out.hash") == "$hash" ]]; then
@@ -149,8 +151,8 @@ cmd_modules_archive() {
 		log "image: packing the modules of $archive"
 		mkdir -p "$IMAGE_DIR"
 		tmp=$(mktemp -d "$IMAGE_DIR/unpack.XXXXXX")
-		tar -C "$tmp" -xf "$archive" --no-same-owner || die "cannot unpack $archive"
-		[[ -d $tmp/lib/modules ]] || die "$archive has no lib/modules"
+		tar -C "$tmp" -xf "$archive" --no-same-owner || die_bad_input "cannot unpack $archive"
+		[[ -d $tmp/lib/modules ]] || die_bad_input "$archive has no lib/modules"
 		root=$(mktemp -d "$IMAGE_DIR/mod.XXXXXX")
 		mkdir "$root/lib"
 		mv "$tmp/lib/modules" "$root/lib/modules"
@@ -165,9 +167,9 @@ cmd_modules_archive() {
 main() {
 	case ${1:-} in
 	base) cmd_base ;;
-	modules) [[ $# -eq 2 ]] || die "usage: image.sh modules CONFIG"; check_configs "$2"; cmd_modules "$2" ;;
-	modules-archive) [[ $# -eq 2 && -f $2 ]] || die "usage: image.sh modules-archive ARCHIVE (a file)"; cmd_modules_archive "$2" ;;
-	*) die "usage: image.sh base | modules CONFIG | modules-archive ARCHIVE" ;;
+	modules) [[ $# -eq 2 ]] || die_bad_input "usage: image.sh modules CONFIG"; check_configs "$2"; cmd_modules "$2" ;;
+	modules-archive) [[ $# -eq 2 && -f $2 ]] || die_bad_input "usage: image.sh modules-archive ARCHIVE (a file)"; cmd_modules_archive "$2" ;;
+	*) die_bad_input "usage: image.sh base | modules CONFIG | modules-archive ARCHIVE" ;;
 	esac
 }
 
