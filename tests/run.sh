@@ -6,10 +6,12 @@
 #   TEST_CONFIGS="on" TESTS="001-readback 007-invalid" tests/run.sh
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../bench/lib/help.sh"
 
 # (not when sourced: bench/run/coverage.sh has its own -h)
 [[ ${BASH_SOURCE[0]} != "$0" ]] ||
-	case ${1:-} in -h | --help) sed -n '2,6s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+	case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench/lib/lib.sh

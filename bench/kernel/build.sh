@@ -22,10 +22,12 @@
 # Any other KSRC/SERIES pair builds under $CACHE/variants/ (bench/lib/lib.sh).
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
 # help_text: the help above.
 help_text() {
-	sed -n '2,22s/^# \{0,1\}//p' "$0"
+	help_header "$0"
 }
 
 case ${1:-} in -h | --help) help_text; exit 0 ;; esac

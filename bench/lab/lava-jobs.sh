@@ -33,9 +33,11 @@
 # LAVA's results do not carry).
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
 usage() {
-	sed -n '2,34s/^# \{0,1\}//p' "$0"
+	help_header "$0"
 }
 
 case ${1:-} in -h | --help) usage; exit 0 ;; esac

@@ -24,10 +24,12 @@
 # as 2: gate on this script.
 set -eEuo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 # Whatever fails unforeseen is exit 2, never a status of its own.
 trap 'exit 2' ERR
 
-case ${1:-} in -h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 
 # On its own it resolves its settings first (bench/plan/run: exit 2 on bad
 # input, before a results directory is made or a tree extracted).

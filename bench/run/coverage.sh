@@ -19,12 +19,14 @@
 # --branch-coverage -o /tmp/coverage-html RESULTS_DIR/both.info
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
 # usage [STATUS]: the help above; on stdout for -h, else on stderr.
 usage() {
 	local status=${1:-1}
 	if [[ $status == 0 ]]; then
-		sed -n '2,19s/^# \{0,1\}//p' "$0"
+		help_header "$0"
 	else
 		sed -n '7s/^# *//p' "$0" >&2
 	fi

@@ -12,11 +12,13 @@
 #   bench/run/peers.sh [-h]
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
 # should_fail_bio: where fail_make_request and the BPF program act (set
 # before results.sh, which gives HOT_FUNCS its default).
 export HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject should_fail_bio}
-case ${1:-} in -h | --help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 # shellcheck source=bench/lib/results.sh

@@ -13,6 +13,8 @@
 # Exit status: 0, or 2 (a CACHE that is not ours, bad usage).
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/help.sh"
 
 REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
@@ -43,7 +45,7 @@ ours() {
 main() {
 	local cache dir e path left ccache repo home
 	case ${1:-} in
-	-h | --help) sed -n 's/^#   //p' "${BASH_SOURCE[0]}"; return 0 ;;
+	-h | --help) help_header "${BASH_SOURCE[0]}"; return 0 ;;
 	--list) printf '%s\n' "${ENTRIES[@]}"; return 0 ;;
 	'') ;;
 	*) die "unknown argument '$1' (usage: CACHE=DIR clean-cache.sh [--list | -h])" ;;

@@ -5,8 +5,10 @@
 #   bench/setup/install-deps.sh [-h]
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
-case ${1:-} in -h | --help) sed -n '2,5s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 
 PACKAGES=(
 	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev

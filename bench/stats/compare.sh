@@ -26,8 +26,10 @@
 # failing recipe into its own exit status 2.
 set -eEuo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
-case ${1:-} in -h | --help) sed -n '2,26s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 
 # Whatever fails unforeseen (a tool's own status, a signal) is exit 2.
 trap 'exit 2' ERR
