@@ -18,6 +18,7 @@ shopt -s inherit_errexit
 case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../bench/lib/lib.sh"
+lib_init "$@"
 
 OUT=${OUT:-$CACHE/disasm.txt}
 FUNC=submit_bio_noacct_nocheck

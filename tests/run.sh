@@ -16,6 +16,7 @@ shopt -s inherit_errexit
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench/lib/lib.sh
 . "$TESTS_DIR/../bench/lib/lib.sh"
+lib_init "$@"
 
 TEST_CONFIGS=${TEST_CONFIGS:-debug on}
 TEST_TIMEOUT=${TEST_TIMEOUT:-1800}
@@ -98,6 +99,7 @@ run_host_tests() {
 	host_test "bad input: a clear error and a non-zero exit" bash "$REPO_DIR/tests/bad-input.sh"
 	host_test "settings resolver: bad input exits 2 before any work" bash "$TESTS_DIR/host/settings.sh"
 	host_test "every host script answers -h: usage, exit 0, nothing made" bash "$TESTS_DIR/host/help.sh"
+	host_test "sourcing a bench/lib library does nothing: no file, no output" bash "$TESTS_DIR/host/sourcing.sh"
 	host_test "KCIDB export of a committed run" bash "$TESTS_DIR/export-kcidb.sh"
 	host_test "LAVA logs and results into rows; failed and malformed ones" bash "$TESTS_DIR/lava-results.sh"
 	host_test "coverage table of a fixture tracefile" bash "$REPO_DIR/tests/coverage-table-test.sh"

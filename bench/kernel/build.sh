@@ -33,6 +33,7 @@ help_text() {
 case ${1:-} in -h | --help) help_text; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 PATCH_DIR=$REPO_DIR/patches
 JOBS=${JOBS:-$(nproc)}

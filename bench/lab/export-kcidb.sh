@@ -18,6 +18,7 @@ case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 ORIGIN=${KCIDB_ORIGIN:-blkinject_bench}
 

@@ -43,9 +43,11 @@ usage() {
 case ${1:-} in -h | --help) usage; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 DIE_STATUS=2
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 
 LAB_DIR=$BENCH_DIR/lab
 # shellcheck source=bench/lab/lava.sh

@@ -39,9 +39,11 @@ usage() {
 case ${1:-} in -h | --help) usage; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 DIE_STATUS=2
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 # shellcheck source=bench/lab/lava.sh
 . "$BENCH_DIR/lab/lava.sh"
 

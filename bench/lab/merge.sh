@@ -28,9 +28,11 @@ usage() {
 case ${1:-} in -h | --help) usage; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 DIE_STATUS=2
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 
 # What makes two pieces parts of one matrix run: the settings, the code
 # that measured (this project's commit, QEMU), and under kvm and tcg,

@@ -20,6 +20,7 @@ case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 # What of build/CONFIG a run reads.
 BUILD_FILES=(.blkinject-stamp .config arch/x86/boot/bzImage include/config/kernel.release modroot System.map vmlinux)

@@ -1,20 +1,33 @@
 # shellcheck shell=bash
 # Shared helpers for the bench scripts: cache layout, progress lines, errors,
 # and the names a user may give (configs, states, workloads, accelerators).
-
-# A failure inside $(...) stops the script, as it would outside.
-shopt -s inherit_errexit
+#
+# Sourcing this file defines functions and constants and nothing else: no
+# directory made, nothing printed, nothing exported.  A script that uses
+# the cache, the progress lines or the kernel variant calls lib_init once,
+# after its -h answer and its own settings.
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
-CACHE=${CACHE:-$REPO_DIR/.cache}
-# The physical path, so that compiler paths match ccache's base directory.
-mkdir -p "$CACHE"
-# the mark that make clean-cache looks for before it removes anything
-[[ -e $CACHE/.blkinject-cache ]] || : >"$CACHE/.blkinject-cache"
-CACHE=$(cd "$CACHE" && pwd -P)
-BENCH_T0=${BENCH_T0:-$(date +%s)}
-export CACHE BENCH_T0
+
+# lib_init [ARG...]: what a script that works in the cache needs first:
+# CACHE (default REPO_DIR/.cache) made, marked as ours and made physical;
+# the job's start BENCH_T0; STEP_TIMES; KSRC and SERIES resolved
+# (resolve_variant); BENCH_COMMAND from the settings and ARGs, the
+# script's arguments (bench_command).  Exported for the scripts it runs.
+lib_init() {
+	CACHE=${CACHE:-$REPO_DIR/.cache}
+	# The physical path, so that compiler paths match ccache's base directory.
+	mkdir -p "$CACHE"
+	# the mark that make clean-cache looks for before it removes anything
+	[[ -e $CACHE/.blkinject-cache ]] || : >"$CACHE/.blkinject-cache"
+	CACHE=$(cd "$CACHE" && pwd -P)
+	BENCH_T0=${BENCH_T0:-$(date +%s)}
+	export CACHE BENCH_T0
+	STEP_TIMES=$CACHE/step-times
+	resolve_variant
+	bench_command "$@"
+}
 
 # Print a progress line prefixed with the elapsed time of this job.
 log() {
@@ -306,7 +319,6 @@ resolve_variant() {
 	VARIANT_FOR="${KSRC:-}|${SERIES:-}|$CACHE"
 	export KSRC_KIND KSRC_ID SERIES_DIR SERIES_ID VARIANT_ROOT VARIANT_NOSERIES_ROOT VARIANT_FOR
 }
-resolve_variant
 
 # host_tool NAME: the host tool perf-scripts/NAME.c, built into the cache
 # under the hash of its source (checkouts of other commits may share the
@@ -354,8 +366,8 @@ gate_branch() {
 # knows the job (bench/run/all.sh) writes the plan, "KEY ESTIMATE_S" a line,
 # into JOB_PLAN; the scripts it runs announce their steps by KEY.  A script
 # run on its own plans its own steps.  Estimates are the last measured
-# duration of the same step (STEP_TIMES, kept in the cache) or a default.
-STEP_TIMES=$CACHE/step-times
+# duration of the same step (STEP_TIMES, kept in the cache: lib_init) or a
+# default.
 
 # step_estimate KEY DEFAULT_S: the last measured duration of KEY, or DEFAULT_S.
 step_estimate() {
@@ -424,7 +436,11 @@ fmt_eta() {
 # make (or another driver) says what was run, else the settings given in
 # the environment and the script.
 SETTINGS_VARS="CONFIGS STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS PLAN_NOISE THRESHOLD BOOTS PLUGIN PERF_RECORD FIO_IOS FIO_RUNTIME FIO_RAMP ACCEL SEED BASELINE PERF_REPEATS RUN_ID RUN_TIMEOUT RESULTS_ROOT RESULTS_DIR"
-if [[ -z ${BENCH_COMMAND:-} ]]; then
+
+# bench_command [ARG...]: BENCH_COMMAND, unless already set, from the
+# settings in the environment, the script ($0) and ARGs.
+bench_command() {
+	[[ -z ${BENCH_COMMAND:-} ]] || return 0
 	BENCH_COMMAND=$(
 		for v in $SETTINGS_VARS; do
 			[[ -z ${!v+set} ]] || printf '%s=%q ' "$v" "${!v}"
@@ -433,7 +449,7 @@ if [[ -z ${BENCH_COMMAND:-} ]]; then
 		for a in "$@"; do printf ' %q' "$a"; done
 	)
 	export BENCH_COMMAND
-fi
+}
 
 # annotate_gate PERF_DATA_B64 CONFIG OUT: perf annotate of the gate from
 # a base64 perf.data (made by the guest's perf record).

@@ -16,8 +16,10 @@ case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 # shellcheck source=bench/report/views.sh
 . "$BENCH_DIR/report/views.sh"
 # shellcheck source=bench/stats/round.sh

@@ -41,6 +41,7 @@ fi
 
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 case ${1:-} in
 '') ;;

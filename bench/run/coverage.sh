@@ -36,8 +36,10 @@ usage() {
 case ${1:-} in -h | --help) usage 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 # run_guest_tests and its result lines, as make test prints them.
 # shellcheck source=tests/run.sh
 . "$REPO_DIR/tests/run.sh"

@@ -21,6 +21,7 @@ case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 FUZZ_SECONDS=${FUZZ_SECONDS:-360}
 FUZZ_SEED=${FUZZ_SEED:-1}

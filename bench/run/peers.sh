@@ -21,8 +21,10 @@ export HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject shoul
 case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 
 case ${1:-} in
 '') ;;

@@ -25,6 +25,7 @@ shopt -s inherit_errexit
 case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 # shellcheck source=bench/stats/round.sh
 . "$BENCH_DIR/stats/round.sh"
 
@@ -34,6 +35,7 @@ case ${1:-} in
 esac
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 
 FEATURE_SYMBOL=CONFIG_BLK_ERROR_INJECTION
 export WORKLOADS=${WORKLOADS:-randread-qd1} FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms}

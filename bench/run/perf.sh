@@ -32,6 +32,7 @@ shopt -s inherit_errexit
 case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 case ${1:-} in
 '') ;;
@@ -40,6 +41,7 @@ esac
 [[ -z ${BENCH_CONFIGS:-} ]] || die "BENCH_CONFIGS is now CONFIGS (one name for the configs everywhere)"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 
 PERF_REPEATS=${PERF_REPEATS:-2}
 FIO_IOS=${FIO_IOS:-20000}

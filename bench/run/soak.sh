@@ -19,6 +19,7 @@ usage() {
 case ${1:-} in -h | --help) usage; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 # boot_once CONFIG ACCEL OUTDIR: one boot; its status lands in OUTDIR/meta.
 boot_once() {

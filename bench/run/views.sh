@@ -74,6 +74,7 @@ fi
 
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 VIEWS_ALL="mq polled latency switch errcost footprint layout"
 LAYOUT_CONFIGS="off off-layout"
@@ -84,6 +85,7 @@ BASELINE=${BASELINE:-"${CONFIGS%% *} off"}
 export CONFIGS STATES BASELINE
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 
 FIO_RUNTIME=${FIO_RUNTIME:-1}
 FIO_RAMP=${FIO_RAMP:-200ms}

@@ -4,8 +4,8 @@
 # ccache when it is CACHE/ccache, ...), then CACHE itself if nothing else is
 # left in it.  What is not the suite's is left and named.  A CCACHE_DIR
 # outside CACHE (a shared ccache) is left alone.  CACHE must be ours: it
-# holds the marker .blkinject-cache (bench/lib/lib.sh writes it) or one of the
-# entries below; "/", HOME and the repository are refused.
+# holds the marker .blkinject-cache (lib_init in bench/lib/lib.sh writes
+# it) or one of the entries below; "/", HOME and the repository are refused.
 #
 #   CACHE=DIR bench/setup/clean-cache.sh      (make clean-cache)
 #   bench/setup/clean-cache.sh --list         the entries it removes, one a line

@@ -36,8 +36,10 @@ trap 'exit 2' ERR
 
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 
 broken() {
 	echo "compare: $*" >&2

@@ -12,11 +12,13 @@ case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 dir=${1:?usage: summarise.sh RESULTS_DIR}
 [[ -f $dir/runs.csv ]] || die "$dir has no runs.csv"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 [[ -f $dir/meta.json || -f $dir/meta.env ]] || die "$dir has no meta.json (or meta.env)"
 # the run's own matrix, so the rows come out in its order
 # (older runs called the configs BENCH_CONFIGS)

@@ -24,6 +24,7 @@ shopt -s inherit_errexit
 case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 IMAGE_DIR=$CACHE/images
 GUEST_BINARIES=(/usr/bin/fio /usr/bin/perf /usr/sbin/xfs_io /usr/sbin/dmsetup /bin/kmod /usr/bin/jq)
