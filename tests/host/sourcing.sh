@@ -28,6 +28,7 @@ source_libs() {
 	local dir=$1
 	shift
 	mkdir -p "$dir/work" "$dir/home"
+	# shellcheck disable=SC2016 # expanded by the inner bash
 	(cd "$dir/work" && HOME=$dir/home CACHE=$dir/cache timeout 20 bash -c '
 		set -euo pipefail
 		shopt -s inherit_errexit
