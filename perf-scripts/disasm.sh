@@ -12,10 +12,13 @@
 # RESULTS/disasm.txt).
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../bench/lib/help.sh"
 
-case ${1:-} in -h | --help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../bench/lib/lib.sh"
+lib_init "$@"
 
 OUT=${OUT:-$CACHE/disasm.txt}
 FUNC=submit_bio_noacct_nocheck

@@ -28,10 +28,13 @@
 # failed, 2 on bad input.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../bench/lib/help.sh"
 
-case ${1:-} in -h | --help) sed -n '2,28s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../bench/lib/lib.sh"
+lib_init "$@"
 
 DIE_STATUS=$STATUS_BAD_INPUT
 OUT_DIR=''

@@ -26,8 +26,10 @@
 # 2 on usage or input errors, 4 without gnuplot (gnuplot-nox) or its terminals.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../bench/lib/help.sh"
 
-case ${1:-} in -h | --help) sed -n '2,26s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench/lib/status.sh

@@ -14,8 +14,10 @@
 # is also what plots/README.md shows.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../bench/lib/help.sh"
 
-case ${1:-} in -h | --help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 data=$here/testdata

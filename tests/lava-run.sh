@@ -25,8 +25,10 @@ TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$TESTS_DIR/lib/assert.sh"
 # shellcheck source=bench/lib/lib.sh
 . "$TESTS_DIR/../bench/lib/lib.sh"
+lib_init "$@"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 # shellcheck source=bench/lab/lava.sh
 . "$BENCH_DIR/lab/lava.sh"
 DEVICE=$BENCH_DIR/lab/qemu-tcg-icount.yaml

@@ -9,12 +9,14 @@
 #          what the declarations make, or a test has no DESCRIPTION
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../bench/lib/help.sh"
 
 BEGIN_MARK='<!-- guest tests: made by tests/make-readme.sh from the declarations; do not edit -->'
 END_MARK='<!-- end of the guest tests -->'
 
 usage() {
-	sed -n '2,9s/^# \{0,1\}//p' "$0"
+	help_header "$0"
 	exit "${1:-2}"
 }
 

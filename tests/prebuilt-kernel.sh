@@ -14,6 +14,7 @@ TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$TESTS_DIR/lib/assert.sh"
 # shellcheck source=bench/lib/lib.sh
 . "$TESTS_DIR/../bench/lib/lib.sh"
+lib_init "$@"
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 

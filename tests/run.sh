@@ -6,14 +6,17 @@
 #   TEST_CONFIGS="on" TESTS="001-readback 007-invalid" tests/run.sh
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../bench/lib/help.sh"
 
 # (not when sourced: bench/run/coverage.sh has its own -h)
 [[ ${BASH_SOURCE[0]} != "$0" ]] ||
-	case ${1:-} in -h | --help) sed -n '2,6s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+	case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench/lib/lib.sh
 . "$TESTS_DIR/../bench/lib/lib.sh"
+lib_init "$@"
 
 TEST_CONFIGS=${TEST_CONFIGS:-debug on}
 TEST_TIMEOUT=${TEST_TIMEOUT:-1800}
@@ -101,6 +104,7 @@ run_host_tests() {
 	host_test "every host script answers -h: usage, exit 0, nothing made" bash "$TESTS_DIR/host/help.sh"
 	host_test "one parser per tool: committed raw output gives the committed rows; bad input exits 2" bash "$TESTS_DIR/host/parsers.sh"
 	host_test "one exit-status table: each command's statuses, the docs carry it" bash "$TESTS_DIR/host/exit-status.sh"
+	host_test "sourcing a bench/lib library does nothing: no file, no output" bash "$TESTS_DIR/host/sourcing.sh"
 	host_test "KCIDB export of a committed run" bash "$TESTS_DIR/export-kcidb.sh"
 	host_test "LAVA logs and results into rows; failed and malformed ones" bash "$TESTS_DIR/lava-results.sh"
 	host_test "coverage table of a fixture tracefile" bash "$REPO_DIR/tests/coverage-table-test.sh"

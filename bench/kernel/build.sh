@@ -24,10 +24,12 @@
 # tail), 2 bad input (nothing done), 4 the source tarball is missing.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
 # help_text: the help above.
 help_text() {
-	sed -n '2,24s/^# \{0,1\}//p' "$0"
+	help_header "$0"
 }
 
 case ${1:-} in -h | --help) help_text; exit 0 ;; esac
@@ -35,6 +37,7 @@ case ${1:-} in -h | --help) help_text; exit 0 ;; esac
 . "$(dirname "$0")/../lib/lib.sh"
 # shellcheck source=bench/lib/toolchain.sh
 . "$BENCH_DIR/lib/toolchain.sh"
+lib_init "$@"
 
 PATCH_DIR=$REPO_DIR/patches
 JOBS=${JOBS:-$(nproc)}

@@ -33,17 +33,21 @@
 # LAVA's results do not carry).
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
 usage() {
-	sed -n '2,34s/^# \{0,1\}//p' "$0"
+	help_header "$0"
 }
 
 case ${1:-} in -h | --help) usage; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 DIE_STATUS=$STATUS_BAD_INPUT
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 
 LAB_DIR=$BENCH_DIR/lab
 # shellcheck source=bench/lab/lava.sh

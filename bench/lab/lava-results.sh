@@ -29,17 +29,21 @@
 # missing, repeated, unknown or not a number (also usage errors).
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
 usage() {
-	sed -n '2,30s/^# \{0,1\}//p' "$0"
+	help_header "$0"
 }
 
 case ${1:-} in -h | --help) usage; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 DIE_STATUS=$STATUS_BAD_INPUT
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 # shellcheck source=bench/lab/lava.sh
 . "$BENCH_DIR/lab/lava.sh"
 # shellcheck source=bench/collect/plugin.sh

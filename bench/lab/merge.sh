@@ -18,17 +18,21 @@
 # boot failed (after writing everything), 2 for pieces that do not fit.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
 usage() {
-	sed -n '2,19s/^# \{0,1\}//p' "$0"
+	help_header "$0"
 }
 
 case ${1:-} in -h | --help) usage; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 DIE_STATUS=$STATUS_BAD_INPUT
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 
 # What makes two pieces parts of one matrix run: the settings, the code
 # that measured (this project's commit, QEMU), and under kvm and tcg,

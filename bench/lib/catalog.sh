@@ -162,3 +162,67 @@ catalog_is_test() {
 catalog_job_files() {
 	catalog_names "$(catalog_path jobs)" .job
 }
+
+# --- lib.sh's checks: each dies naming the valid names (they need lib.sh's
+# BENCH_DIR and die; the resolver's are the catalog_ functions above) ---
+
+# Configs of the matrix, in build order.
+all_configs() {
+	local f
+	for f in "$BENCH_DIR"/kernel/configs/*.config; do
+		case $(basename "$f") in
+		common.config) ;;
+		*) basename "$f" .config ;;
+		esac
+	done
+}
+
+config_fragment() {
+	check_configs "$1"
+	printf '%s\n' "$BENCH_DIR/kernel/configs/$1.config"
+}
+
+# has_feature CONFIG: the config builds error injection in (its fragment
+# says so); one without it is measured in state "off" only.
+has_feature() {
+	grep -q '^CONFIG_BLK_ERROR_INJECTION=y' "$(config_fragment "$1")"
+}
+
+# one_line: words on stdin, space-separated on one line.
+one_line() {
+	tr '\n' ' ' | sed 's/ *$//'
+}
+
+# check_configs NAME...: die naming the valid configs unless every NAME is one.
+check_configs() {
+	local c
+	for c in "$@"; do
+		[[ -n $c && -f $BENCH_DIR/kernel/configs/$c.config && $c != common ]] ||
+			die_bad_input "unknown config '$c' (valid: $(all_configs | one_line))"
+	done
+}
+
+# check_states NAME...: die naming the valid states unless every NAME is
+# one: the injection states bench/guest/state.sh knows; rules-N takes any
+# N >= 1.
+check_states() {
+	local s valid="off key-off key-on-other rules-N match-chance ei-idle ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust bpf-detached bpf-idle bpf-rule"
+	for s in "$@"; do
+		[[ $s =~ ^rules-[1-9][0-9]*$ || " $valid " == *" $s "* && $s != rules-N ]] ||
+			die_bad_input "unknown state '$s' (valid: $valid)"
+	done
+}
+
+# fio jobs in bench/guest/fio.
+all_workloads() {
+	local f
+	for f in "$BENCH_DIR"/guest/fio/*.fio; do basename "$f" .fio; done
+}
+
+check_workloads() {
+	local w
+	for w in "$@"; do
+		[[ -n $w && -f $BENCH_DIR/guest/fio/$w.fio ]] ||
+			die_bad_input "unknown workload '$w' (valid: $(all_workloads | one_line))"
+	done
+}

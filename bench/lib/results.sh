@@ -1,21 +1,25 @@
 # shellcheck shell=bash
 # Shared by the benchmark and perf drivers: the matrix, result metadata,
-# block splitting and summaries.  Needs bench/lib/lib.sh.
+# block splitting and summaries.  Needs bench/lib/lib.sh.  Sourcing it
+# defines functions and nothing else; a script calls results_init once.
 
 # shellcheck source=bench/lib/jobfile.sh
-. "$BENCH_DIR/lib/jobfile.sh"
+. "${BASH_SOURCE[0]%/*}/jobfile.sh"
 # shellcheck source=bench/lib/metrics.sh
-. "$BENCH_DIR/lib/metrics.sh"
-# The matrix's configs and states, and the row every other row is compared
-# with ("CONFIG STATE"): from the job file unless the environment sets them.
-job_load CONFIGS STATES BASELINE
+. "${BASH_SOURCE[0]%/*}/metrics.sh"
 
-# HOT_FUNCS: the kernel functions the insncount plugin counts (instructions
-# and calls), so the same machinery measures another hook.  A function a
-# kernel lacks while it has another of them is absent from that kernel's
-# rows (hot_funcs_check logs it); a kernel with none of them is an error.
-HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject}
-read -r -a HOT_FUNC_LIST <<<"$HOT_FUNCS"
+# results_init: the matrix's configs and states, and the row every other
+# row is compared with ("CONFIG STATE"): from the job file unless the
+# environment sets them.  HOT_FUNCS: the kernel functions the insncount
+# plugin counts (instructions and calls), so the same machinery measures
+# another hook.  A function a kernel lacks while it has another of them is
+# absent from that kernel's rows (hot_funcs_check logs it); a kernel with
+# none of them is an error.
+results_init() {
+	job_load CONFIGS STATES BASELINE
+	HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject}
+	read -r -a HOT_FUNC_LIST <<<"$HOT_FUNCS"
+}
 
 # hot_funcs_check CONFIG...: the names are C identifiers and each CONFIG's
 # System.map has at least one of them; log the ones a CONFIG lacks.

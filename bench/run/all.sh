@@ -13,8 +13,10 @@
 # (after writing everything), 2 on bad input (bench/lib/status.sh).
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
-case ${1:-} in -h | --help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # Settings first, as under make: on its own it runs again through the
 # resolver, which exits 2 on bad input before any build.
 # shellcheck source=bench/lib/plan.sh
@@ -22,6 +24,7 @@ case ${1:-} in -h | --help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 plan_first all,quick -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 case ${1:-} in
 '') ;;
@@ -29,6 +32,7 @@ case ${1:-} in
 esac
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 # The settings are the resolved plan's (bench.sh keeps it in the run as
 # plan.env).
 plan_export "$BIB_PLAN"

@@ -57,8 +57,10 @@
 # the end.  Exit status: 1 a boot failed (all is written), 2 bad input.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
-case ${1:-} in -h | --help) sed -n '2,51s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # Settings first, as under make: on its own (or called by another driver
 # with settings of its own: perf, peers, per-patch, compare-series) it
 # runs again through the resolver, which exits 2 on bad input before
@@ -68,6 +70,7 @@ case ${1:-} in -h | --help) sed -n '2,51s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 plan_first bench,all,quick -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 MODE=all JOB_ID='' PLAN_DIR=''
 case ${1:-} in
@@ -83,6 +86,7 @@ esac
 [[ $MODE == job || $# -le 1 ]] || die_bad_input "unexpected argument '$2' after $1"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 # shellcheck source=bench/collect/fio.sh
 . "$BENCH_DIR/collect/fio.sh"
 # shellcheck source=bench/collect/plugin.sh

@@ -27,10 +27,12 @@ set -eEuo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/status.sh
 . "$(dirname "$0")/../lib/status.sh"
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 # Whatever fails unforeseen is exit 2, never a status of its own.
 trap 'exit "$STATUS_BAD_INPUT"' ERR
 
-case ${1:-} in -h | --help) sed -n '2,26s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 
 # On its own it resolves its settings first (bench/plan/run: exit 2 on bad
 # input, before a results directory is made or a tree extracted).
@@ -42,6 +44,7 @@ fi
 
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 case ${1:-} in
 '') ;;

@@ -19,12 +19,14 @@
 # --branch-coverage -o /tmp/coverage-html RESULTS_DIR/both.info
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
 # usage [STATUS]: the help above; on stdout for -h, else on stderr.
 usage() {
 	local status=${1:-$STATUS_BAD_INPUT}
 	if [[ $status == 0 ]]; then
-		sed -n '2,19s/^# \{0,1\}//p' "$0"
+		help_header "$0"
 	else
 		sed -n '7s/^# *//p' "$0" >&2
 	fi
@@ -39,8 +41,10 @@ case ${1:-} in -h | --help) usage 0 ;; esac
 plan_first coverage -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 # run_guest_tests and its result lines, as make test prints them.
 # shellcheck source=tests/run.sh
 . "$REPO_DIR/tests/run.sh"

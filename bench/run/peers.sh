@@ -12,8 +12,10 @@
 #   bench/run/peers.sh [-h]
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
-case ${1:-} in -h | --help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # Settings first, as under make: on its own it runs again through the
 # resolver, which exits 2 on bad input before anything is made.
 # shellcheck source=bench/lib/plan.sh
@@ -24,8 +26,10 @@ plan_first peers -- "$0" "$@"
 export HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject should_fail_bio}
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 
 case ${1:-} in
 '') ;;

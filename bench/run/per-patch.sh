@@ -19,8 +19,10 @@
 #   per-patch.sh report DIR   the summary and tables again from DIR's runs.csv
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
-case ${1:-} in -h | --help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # Settings first, as under make: on its own it runs again through the
 # resolver, which exits 2 on bad input (SERIES=none, a series file that
 # lists no patches, ...) before anything is built (report only reads DIR).
@@ -29,6 +31,7 @@ case ${1:-} in -h | --help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 [[ ${1:-} == report ]] || plan_first per-patch -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 # shellcheck source=bench/stats/round.sh
 . "$BENCH_DIR/stats/round.sh"
 
@@ -38,6 +41,7 @@ case ${1:-} in
 esac
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 
 FEATURE_SYMBOL=CONFIG_BLK_ERROR_INJECTION
 export WORKLOADS=${WORKLOADS:-randread-qd1} FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms}

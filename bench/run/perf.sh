@@ -26,8 +26,10 @@
 # writing everything.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
-case ${1:-} in -h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # Settings first, as under make: on its own (or called by peers) it runs
 # again through the resolver, which exits 2 on bad input before anything
 # is made; make perf, all and quick resolved them already.
@@ -36,6 +38,7 @@ case ${1:-} in -h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 plan_first perf,all,quick -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 case ${1:-} in
 '') ;;
@@ -43,6 +46,7 @@ case ${1:-} in
 esac
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 # shellcheck source=bench/collect/fio.sh
 . "$BENCH_DIR/collect/fio.sh"
 # shellcheck source=bench/collect/plugin.sh

@@ -9,14 +9,17 @@
 # runner's (bench/vm/run-guest).  Exit status 0 when every boot was clean.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
 usage() {
-	sed -n '2,9s/^# \{0,1\}//p' "$0"
+	help_header "$0"
 }
 
 case ${1:-} in -h | --help) usage; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 # boot_once CONFIG ACCEL OUTDIR: one boot; its status lands in OUTDIR/meta.
 boot_once() {

@@ -59,8 +59,10 @@
 # The results directory is printed on stdout at the end.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
-case ${1:-} in -h | --help) sed -n '2,59s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 
 # On its own it resolves its settings first, as make views does (the
 # same configs either way; exit 2 on bad input, before any boot).
@@ -72,6 +74,7 @@ fi
 
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 VIEWS_ALL="mq polled latency switch errcost footprint layout"
 LAYOUT_CONFIGS="off off-layout"
@@ -82,6 +85,7 @@ BASELINE=${BASELINE:-"${CONFIGS%% *} off"}
 export CONFIGS STATES BASELINE
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+results_init
 # shellcheck source=bench/collect/fio.sh
 . "$BENCH_DIR/collect/fio.sh"
 # shellcheck source=bench/collect/plugin.sh

@@ -4,8 +4,8 @@
 # ccache when it is CACHE/ccache, ...), then CACHE itself if nothing else is
 # left in it.  What is not the suite's is left and named.  A CCACHE_DIR
 # outside CACHE (a shared ccache) is left alone.  CACHE must be ours: it
-# holds the marker .blkinject-cache (bench/lib/lib.sh writes it) or one of the
-# entries below; "/", HOME and the repository are refused.
+# holds the marker .blkinject-cache (lib_init in bench/lib/lib.sh writes
+# it) or one of the entries below; "/", HOME and the repository are refused.
 #
 #   CACHE=DIR bench/setup/clean-cache.sh      (make clean-cache)
 #   bench/setup/clean-cache.sh --list         the entries it removes, one a line
@@ -13,6 +13,8 @@
 # Exit status: 0, or 2 (a CACHE that is not ours, bad usage).
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/help.sh"
 
 REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=bench/lib/status.sh
@@ -45,7 +47,7 @@ ours() {
 main() {
 	local cache dir e path left ccache repo home
 	case ${1:-} in
-	-h | --help) sed -n 's/^#   //p' "${BASH_SOURCE[0]}"; return 0 ;;
+	-h | --help) help_header "${BASH_SOURCE[0]}"; return 0 ;;
 	--list) printf '%s\n' "${ENTRIES[@]}"; return 0 ;;
 	'') ;;
 	*) die "unknown argument '$1' (usage: CACHE=DIR clean-cache.sh [--list | -h])" ;;

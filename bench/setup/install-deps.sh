@@ -6,8 +6,10 @@
 # Exit status: 0 all installed, 4 packages are missing and this is not root.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
-case ${1:-} in -h | --help) sed -n '2,6s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/status.sh
 . "$(dirname "$0")/../lib/status.sh"
 

@@ -20,8 +20,10 @@ export CACHE=${CACHE:-$tmp/cache}
 . "$repo/tests/lib/assert.sh"
 # shellcheck source=bench/lib/lib.sh
 . "$repo/bench/lib/lib.sh"
+lib_init "$@"
 # shellcheck source=bench/lib/results.sh
 . "$repo/bench/lib/results.sh"
+results_init
 
 # A committed full main run under icount (two repeats of every row, the
 # perf-qd1 counts): the cases below are written for its shape, so it is

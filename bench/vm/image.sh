@@ -20,10 +20,13 @@
 # changed.  Uncompressed on purpose: unpacking gzip under TCG costs seconds.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
 
-case ${1:-} in -h | --help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+lib_init "$@"
 
 IMAGE_DIR=$CACHE/images
 GUEST_BINARIES=(/usr/bin/fio /usr/bin/perf /usr/sbin/xfs_io /usr/sbin/dmsetup /bin/kmod /usr/bin/jq)

@@ -12,12 +12,14 @@
 # lists and cache.  Nothing is done when the header is already present.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../../bench/lib/help.sh"
 
 die() { echo "get-plugin-header: error: $*" >&2; exit 1; }
 log() { echo "get-plugin-header: $*" >&2; }
 
 case ${1:-} in
--h | --help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
+-h | --help) help_header "$0"; exit 0 ;;
 esac
 [[ $# -eq 1 ]] || die "usage: $0 DEST_DIR"
 dest=$1

@@ -18,8 +18,10 @@
 # status 0 when every mutant was killed and "none" passed, 1 otherwise.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../../bench/lib/help.sh"
 
-case ${1:-} in -h | --help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 
 MUTANTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # run_guest_tests and own_boot, and bench/lib/lib.sh with them.

@@ -16,6 +16,7 @@ shopt -s inherit_errexit
 
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../../lib/lib.sh"
+lib_init "$@"
 
 BPF_DIR=$BENCH_DIR/guest/bpf
 

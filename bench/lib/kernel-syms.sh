@@ -1,0 +1,46 @@
+# shellcheck shell=bash
+# Questions to a kernel build: where its error-injection gate is (the
+# jump-label site in submit_bio_noacct_nocheck) and the host tools that
+# read it.  Part of bench/lib/lib.sh, which sources it; sourcing it
+# defines functions and nothing else.
+
+# host_tool NAME: the host tool perf-scripts/NAME.c, built into the cache
+# under the hash of its source (checkouts of other commits may share the
+# cache); prints its path.
+host_tool() {
+	local src=$REPO_DIR/perf-scripts/$1.c tool
+	tool=$CACHE/tools/$1-$(sha256sum <"$src" | cut -c1-12)
+	if [[ ! -x $tool ]]; then
+		mkdir -p "$CACHE/tools"
+		gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tool.$$" "$src" || return 1
+		mv -f "$tool.$$" "$tool"
+	fi
+	printf '%s\n' "$tool"
+}
+
+# gate_entry BUILD_DIR: "ADDRESS BRANCH" of the blk_error_injection_enabled
+# jump-label site in submit_bio_noacct_nocheck, from the build's vmlinux
+# (perf-scripts/jump-sites.c); empty and non-zero status when the config
+# has none.  BRANCH is the entry's branch bit: 0, the site is a NOP while
+# the key is off; 1, a jump.
+gate_entry() {
+	local tool
+	tool=$(host_tool jump-sites) || return 1
+	"$tool" "$1/vmlinux" blk_error_injection_enabled 2>/dev/null |
+		awk '!f && index($2, "submit_bio_noacct_nocheck+") == 1 { sub(/^branch=/, "", $3); print $1, $3; f = 1 }
+			END { exit !f }'
+}
+
+# gate_site BUILD_DIR: the site's address (gate_entry).
+gate_site() {
+	local entry
+	entry=$(gate_entry "$1") || return 1
+	printf '%s\n' "${entry%% *}"
+}
+
+# gate_branch BUILD_DIR: the site's branch bit, 0 when there is no site.
+gate_branch() {
+	local entry
+	entry=$(gate_entry "$1" || true)
+	if [[ -n $entry ]]; then printf '%s\n' "${entry#* }"; else printf '0\n'; fi
+}
