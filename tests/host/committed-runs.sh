@@ -7,12 +7,10 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
-SCRATCH=$(mktemp -d)
-trap 'rm -rf "$SCRATCH"' EXIT
-export CACHE=$SCRATCH/cache
 # shellcheck source=tests/lib/assert.sh
-. "$REPO_DIR/tests/lib/assert.sh"
+. "$(dirname "$0")/../lib/assert.sh"
+scratch_init
+export CACHE=$SCRATCH/cache
 
 # rc WANT COMMAND...: COMMAND (in the repository) exits WANT; output in
 # out, whose first lines a failing rc or says shows

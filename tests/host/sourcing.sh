@@ -9,11 +9,9 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
-SCRATCH=$(mktemp -d)
-trap 'rm -rf "$SCRATCH"' EXIT
 # shellcheck source=tests/lib/assert.sh
-. "$REPO_DIR/tests/lib/assert.sh"
+. "$(dirname "$0")/../lib/assert.sh"
+scratch_init
 
 # status: the checkout's state, ignored files included
 status() {

@@ -7,11 +7,9 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
-SCRATCH=$(mktemp -d)
-trap 'rm -rf "$SCRATCH"' EXIT
 # shellcheck source=tests/lib/assert.sh
-. "$REPO_DIR/tests/lib/assert.sh"
+. "$(dirname "$0")/../lib/assert.sh"
+scratch_init
 
 MAKE_README=$REPO_DIR/tests/make-readme.sh
 

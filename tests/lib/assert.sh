@@ -26,3 +26,12 @@ unwrap() {
 	awk '/^ / { sub(/^ +/, ""); line = line " " $0; next }
 		NR > 1 { print line } { line = $0 } END { if (NR) print line }'
 }
+
+# scratch_init: what every host test starts with: REPO_DIR, the checkout's
+# top; SCRATCH, a directory of its own, removed when the test exits.
+scratch_init() {
+	# shellcheck disable=SC2034 # read by the test that sourced this file
+	REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+	SCRATCH=$(mktemp -d)
+	trap 'rm -rf "$SCRATCH"' EXIT
+}
