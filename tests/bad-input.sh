@@ -308,7 +308,7 @@ check_needs_cache() {
 	fi
 	check 2 "HOT_FUNCS: none of no_such_function other_missing is in the kernel of config on" \
 		"CACHE=$REAL_CACHE HOT_FUNCS='no_such_function other_missing' CONFIGS=on STATES=key-off BASELINE='on key-off' bench/run/bench.sh"
-	check 2 "HOT_FUNCS: 'a-b' is not a function name" \
+	check 2 "HOT_FUNCS='a-b' (the environment): 'a-b' is not a function name" \
 		"CACHE=$REAL_CACHE HOT_FUNCS=a-b CONFIGS=on STATES=key-off BASELINE='on key-off' bench/run/bench.sh"
 	[[ -f $REAL_CACHE/src/pristine/.blkinject-version ]] || return 0
 	CHECK_LIMIT=900 check 1 "this tree has no BLK_ERROR_INJECTION (no Kconfig entry defines it): give SERIES=" \

@@ -960,12 +960,14 @@ settings_resolve() {
 # settings_accel_defaults ACCEL: what "auto" stands for, NAME=VALUE a line.
 # Under tcg-icount guest time counts instructions: a boot's history does
 # not move the numbers, one run is exact, boots at once do not disturb
-# each other.  Elsewhere the host's time is in every number.
+# each other.  Elsewhere the host's time is in every number, and REPEATS
+# stays auto: bench.sh takes the n at which its matrix is powered
+# (benchstat plan), which a fixed number here would override.
 settings_accel_defaults() {
 	if [[ $1 == tcg-icount ]]; then
 		printf '%s\n' REPEATS=1 BOOTS=per-config FIO_RUNTIME=1 FIO_RAMP=200ms "GUEST_JOBS=$(nproc)"
 	else
-		printf '%s\n' REPEATS=5 BOOTS=per-state FIO_RUNTIME=2 FIO_RAMP=500ms GUEST_JOBS=1
+		printf '%s\n' BOOTS=per-state FIO_RUNTIME=2 FIO_RAMP=500ms GUEST_JOBS=1
 	fi
 }
 

@@ -221,7 +221,7 @@ GOOD=$(
 0|CONFIGS=off on|$P quick
 0|REPEATS=3|$P quick REPEATS=3
 0|STATES=key-off key-on-other rules-1|$P quick REPEATS=3
-0|REPEATS=5|ACCEL=kvm $R bench
+0|REPEATS=auto|ACCEL=kvm $R bench
 0|BOOTS=per-state|ACCEL=kvm $R bench
 0|REPEATS=1|ACCEL=tcg-icount $R bench
 0|REPEATS=7|ACCEL=kvm REPEATS=007 $R bench
