@@ -28,13 +28,9 @@
 # failed, 2 on bad input.
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../bench/lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../bench/lib/lib.sh"
-lib_init "$@"
+lib_start "$0" "$@"
 
 DIE_STATUS=$STATUS_BAD_INPUT
 OUT_DIR=''

@@ -28,25 +28,16 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/help.sh
 . "$(dirname "$0")/../bench/lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
+help_answer "$0" "$@"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=bench/lib/status.sh
-. "$here/../bench/lib/status.sh"
 
 die() {
 	echo "make-plots.sh: $*" >&2
 	exit "${DIE_STATUS:-$STATUS_BAD_INPUT}"
 }
 
-usage() {
-	echo "usage: $0 RESULTS_DIR [OUT_DIR]" >&2
-	exit "$STATUS_BAD_INPUT"
-}
-
-[[ $# -ge 1 && $# -le 2 ]] || usage
-[[ $1 != -* ]] || usage
+[[ $# -ge 1 && $# -le 2 && $1 != -* ]] || help_usage "$0"
 results=$1
 outdir=${2:-$results/plots}
 summary=$results/summary.csv

@@ -20,17 +20,12 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/assert.sh
-. "$TESTS_DIR/lib/assert.sh"
-# shellcheck source=bench/lib/lib.sh
-. "$TESTS_DIR/../bench/lib/lib.sh"
-lib_init "$@"
-# shellcheck source=bench/lib/results.sh
-. "$BENCH_DIR/lib/results.sh"
-results_init
+. "$(dirname "$0")/lib/assert.sh"
 # shellcheck source=bench/lab/lava.sh
-. "$BENCH_DIR/lab/lava.sh"
+. "$(dirname "$0")/../bench/lab/lava.sh"
+lib_start "$0" "$@"
+results_init
 DEVICE=$BENCH_DIR/lab/qemu-tcg-icount.yaml
 # A LAVA job ID names the dispatcher's scratch directory: one of its own
 # for each run, as other runs of the test may share the host.

@@ -9,14 +9,13 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/assert.sh
-. "$TESTS_DIR/lib/assert.sh"
+. "$(dirname "$0")/lib/assert.sh"
+scratch_init
 # shellcheck source=bench/lib/lib.sh
-. "$TESTS_DIR/../bench/lib/lib.sh"
-lib_init "$@"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
+. "$(dirname "$0")/../bench/lib/lib.sh"
+lib_start "$0" "$@"
+OUT=$SCRATCH
 
 main() {
 	local build release marker cpio

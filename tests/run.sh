@@ -11,7 +11,7 @@ shopt -s inherit_errexit
 
 # (not when sourced: bench/run/coverage.sh has its own -h)
 [[ ${BASH_SOURCE[0]} != "$0" ]] ||
-	case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
+	help_answer "$0" "$@"
 
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench/lib/lib.sh

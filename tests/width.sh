@@ -16,12 +16,10 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/assert.sh
-. "$repo/tests/lib/assert.sh"
-export CACHE=${CACHE:-$repo/.cache}
+. "$(dirname "$0")/lib/assert.sh"
+scratch_init
+export CACHE=${CACHE:-$REPO_DIR/.cache}
 
 WIDTH=80
 # Verbatim captures of other tools (perf annotate, objdump, the guest's raw
@@ -30,8 +28,8 @@ WIDTH=80
 # (bench.sh's plan, the peers capability cells, per-patch failures with
 # their log tail): kept as made.
 EXEMPT='/(annotate|raw|footprint)/|/disasm\.txt$|/(plan|capability|failures)\.txt$|-mutants/([^/]+/)?[^/]+\.[0-9]{3}-[^/]+\.txt$'
-static_run=$repo/results/20261203-210846-tcg-icount
-per_patch_run=$repo/results/20261203-175803-per-patch
+static_run=$REPO_DIR/results/20261203-210846-tcg-icount
+per_patch_run=$REPO_DIR/results/20261203-175803-per-patch
 
 # too_wide FILE...: "FILE:LINE: N columns" or "FILE:LINE: trailing space" for
 # each offending line; fails when there is one
@@ -59,12 +57,12 @@ headline() { awk '/^$/ { exit } { print }' "$1"; }
 
 committed() {
 	local files
-	mapfile -t files < <(git -C "$repo" ls-files 'results/*.txt' 'results/**/*.txt' |
-		grep -Ev "$EXEMPT" | sed "s|^|$repo/|")
+	mapfile -t files < <(git -C "$REPO_DIR" ls-files 'results/*.txt' 'results/**/*.txt' |
+		grep -Ev "$EXEMPT" | sed "s|^|$REPO_DIR/|")
 	check "committed results: there are .txt files to check (${#files[@]})" test "${#files[@]}" -gt 10
 	fits "every committed results/**/*.txt but captures and records" "${files[@]}"
-	fits "benchstat compare golden outputs" "$repo"/bench/stats/testdata/compare_*.expected
-	fits "coverage table of the fixture" "$repo/tests/coverage-fixture/expected.txt"
+	fits "benchstat compare golden outputs" "$REPO_DIR"/bench/stats/testdata/compare_*.expected
+	fits "coverage table of the fixture" "$REPO_DIR/tests/coverage-fixture/expected.txt"
 }
 
 # plant_call DIR DELTA: DIR's summary.csv with on/key-off's count per call
@@ -81,9 +79,9 @@ plant_call() {
 }
 
 reports() {
-	local r=$tmp/run rc=0
+	local r=$SCRATCH/run rc=0
 	cp -r "$static_run" "$r"
-	"$repo/bench/report/report.sh" "$r" >/dev/null 2>"$tmp/report.err" || { cat "$tmp/report.err"; fail "report.sh ran"; return; }
+	"$REPO_DIR/bench/report/report.sh" "$r" >/dev/null 2>"$SCRATCH/report.err" || { cat "$SCRATCH/report.err"; fail "report.sh ran"; return; }
 	fits "report.txt of the run with a static answer" "$r/report.txt"
 	check "its headline is at most 8 lines ($(headline "$r/report.txt" | wc -l))" \
 		test "$(headline "$r/report.txt" | wc -l)" -le 8
@@ -96,29 +94,29 @@ reports() {
 		grep -q '^- idle gate (on/key-off vs off): +1 instruction per call, the jump-label NOP (static diff agrees);' "$r/report.md"
 
 	plant_call "$r" 2
-	"$repo/bench/report/report.sh" "$r" >/dev/null 2>&1
+	"$REPO_DIR/bench/report/report.sh" "$r" >/dev/null 2>&1
 	check "a planted +2 per call: the headline names 1 instruction beyond the NOP" \
 		grep -q 'Cost beyond the NOP: 1 instruction per call\.$' <<<"$(headline "$r/report.txt" | unwrap)"
 	check "  ... and the body does not call it the NOP" grep -q '^    instructions per call: 44 (+2) slower$' "$r/report.txt"
 
 	# The gate on the same planted change, from the runs.
-	mkdir "$tmp/slow"
-	cp "$static_run/meta.json" "$tmp/slow/"
+	mkdir "$SCRATCH/slow"
+	cp "$static_run/meta.json" "$SCRATCH/slow/"
 	awk -F, -v OFS=, 'NR > 1 && $2 == "on" && $3 == "key-off" && $4 ~ /^count-/ && $7 == "insns_per_call" { $8 += 2 } { print }' \
-		"$static_run/runs.csv" >"$tmp/slow/runs.csv"
+		"$static_run/runs.csv" >"$SCRATCH/slow/runs.csv"
 	# Relative to the checkout: compare.sh's first line names the runs as
 	# given, so an absolute path would make the width depend on the clone's.
-	(cd "$repo" && bench/stats/compare.sh "${static_run#"$repo"/}" "$tmp/slow") \
-		>"$tmp/compare.out" 2>/dev/null || rc=$?
+	(cd "$REPO_DIR" && bench/stats/compare.sh "${static_run#"$REPO_DIR"/}" "$SCRATCH/slow") \
+		>"$SCRATCH/compare.out" 2>/dev/null || rc=$?
 	check "compare.sh on the planted change exits 1 (got $rc)" test "$rc" = 1
 	check "  ... its row: REGRESSION, +2 instructions per call" grep -Eq \
 		'^on/key-off/count-randread-qd1/insns_per_call n 1\+1: 43 -> 45: REGRESSION slower: \+2 instructions per call ' \
-		<<<"$(unwrap <"$tmp/compare.out")"
-	fits "compare.sh output" "$tmp/compare.out"
+		<<<"$(unwrap <"$SCRATCH/compare.out")"
+	fits "compare.sh output" "$SCRATCH/compare.out"
 
-	cp -r "$per_patch_run" "$tmp/per-patch"
-	"$repo/bench/run/per-patch.sh" report "$tmp/per-patch" >/dev/null 2>&1
-	fits "per-patch report.txt" "$tmp/per-patch/report.txt"
+	cp -r "$per_patch_run" "$SCRATCH/per-patch"
+	"$REPO_DIR/bench/run/per-patch.sh" report "$SCRATCH/per-patch" >/dev/null 2>&1
+	fits "per-patch report.txt" "$SCRATCH/per-patch/report.txt"
 }
 
 committed

@@ -24,20 +24,11 @@
 # tail), 2 bad input (nothing done), 4 the source tarball is missing.
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-# help_text: the help above.
-help_text() {
-	help_header "$0"
-}
-
-case ${1:-} in -h | --help) help_text; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 # shellcheck source=bench/lib/toolchain.sh
 . "$BENCH_DIR/lib/toolchain.sh"
-lib_init "$@"
+lib_start "$0" "$@"
 
 PATCH_DIR=$REPO_DIR/patches
 JOBS=${JOBS:-$(nproc)}

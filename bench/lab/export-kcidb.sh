@@ -11,14 +11,9 @@
 # IDs name: a lab submits under its own.
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
-
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
+lib_start "$0" "$@"
 
 ORIGIN=${KCIDB_ORIGIN:-blkinject_bench}
 

@@ -33,25 +33,11 @@
 # LAVA's results do not carry).
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-usage() {
-	help_header "$0"
-}
-
-case ${1:-} in -h | --help) usage; exit 0 ;; esac
-# shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
-DIE_STATUS=$STATUS_BAD_INPUT
-# shellcheck source=bench/lib/results.sh
-. "$BENCH_DIR/lib/results.sh"
-results_init
+# shellcheck source=bench/lab/lava.sh
+. "$(dirname "$0")/lava.sh"
+lab_start "$0" "$@"
 
 LAB_DIR=$BENCH_DIR/lab
-# shellcheck source=bench/lab/lava.sh
-. "$LAB_DIR/lava.sh"
 
 # config_artifacts CONFIG DIR: what a job of CONFIG deploys from its build.
 config_artifacts() {
@@ -167,12 +153,11 @@ main() {
 	local out opt id cfg dir
 	local -a ids
 	URL='' PLUGIN_PATH=''
-	while getopts 'u:p:h' opt; do
+	while getopts 'u:p:' opt; do
 		case $opt in
 		u) URL=${OPTARG%/} ;;
 		p) PLUGIN_PATH=$OPTARG ;;
-		h) usage; exit 0 ;;
-		*) usage >&2; exit "$STATUS_BAD_INPUT" ;;
+		*) help_usage "$0" ;;
 		esac
 	done
 	shift $((OPTIND - 1))

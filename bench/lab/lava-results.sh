@@ -29,23 +29,9 @@
 # missing, repeated, unknown or not a number (also usage errors).
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-usage() {
-	help_header "$0"
-}
-
-case ${1:-} in -h | --help) usage; exit 0 ;; esac
-# shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
-DIE_STATUS=$STATUS_BAD_INPUT
-# shellcheck source=bench/lib/results.sh
-. "$BENCH_DIR/lib/results.sh"
-results_init
 # shellcheck source=bench/lab/lava.sh
-. "$BENCH_DIR/lab/lava.sh"
+. "$(dirname "$0")/lava.sh"
+lab_start "$0" "$@"
 # shellcheck source=bench/collect/plugin.sh
 . "$BENCH_DIR/collect/plugin.sh"
 
@@ -271,13 +257,9 @@ write_piece() {
 }
 
 main() {
-	local opt out='' jobdir status
+	local out='' jobdir status
 	local -A VALUE=() USED=()
-	while getopts 'o:h' opt; do
-		[[ $opt != h ]] || { usage; exit 0; }
-		[[ $opt == o ]] || { usage >&2; exit "$STATUS_BAD_INPUT"; }
-		out=$OPTARG
-	done
+	help_option "$0" -o out "$@"
 	shift $((OPTIND - 1))
 	[[ $# -eq 2 ]] || die "usage: lava-results.sh [-o DIR] JOBDIR LOG"
 	jobdir=$1 LOG=$2

@@ -1,6 +1,20 @@
 # shellcheck shell=bash
-# What the LAVA jobs of bench/lab/lava-jobs.sh and their reader,
-# bench/lab/lava-results.sh, agree on.  Needs bench/lib/lib.sh.
+# What the lab tools share: how each starts (lab_start), and what the LAVA
+# jobs of bench/lab/lava-jobs.sh and their reader, bench/lab/lava-results.sh,
+# agree on.  Sourcing it sources bench/lib/lib.sh and defines functions and
+# constants, nothing else.
+
+# shellcheck source=bench/lib/lib.sh
+. "${BASH_SOURCE[0]%/*}/../lib/lib.sh"
+
+# lab_start SCRIPT [ARG...]: a lab tool's start (lib_start), then bad input
+# as die's status (what a lab tool refuses is the pieces, results or
+# settings it was given) and the matrix of its settings (results_init).
+lab_start() {
+	lib_start "$@"
+	DIE_STATUS=$STATUS_BAD_INPUT
+	results_init
+}
 
 # The jobs' monitors test action: its name (the results' suite), the line
 # it starts and ends at (bench/guest/init prints both on the console) and

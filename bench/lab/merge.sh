@@ -18,21 +18,9 @@
 # boot failed (after writing everything), 2 for pieces that do not fit.
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-usage() {
-	help_header "$0"
-}
-
-case ${1:-} in -h | --help) usage; exit 0 ;; esac
-# shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
-DIE_STATUS=$STATUS_BAD_INPUT
-# shellcheck source=bench/lib/results.sh
-. "$BENCH_DIR/lib/results.sh"
-results_init
+# shellcheck source=bench/lab/lava.sh
+. "$(dirname "$0")/lava.sh"
+lab_start "$0" "$@"
 
 # What makes two pieces parts of one matrix run: the settings, the code
 # that measured (this project's commit, QEMU), and under kvm and tcg,
@@ -104,14 +92,8 @@ check_builds() {
 }
 
 main() {
-	local out='' opt p tmp failed=0
-	while getopts 'o:h' opt; do
-		case $opt in
-		o) out=$OPTARG ;;
-		h) usage; exit 0 ;;
-		*) usage >&2; exit "$STATUS_BAD_INPUT" ;;
-		esac
-	done
+	local out='' p tmp failed=0
+	help_option "$0" -o out "$@"
 	shift $((OPTIND - 1))
 	[[ $# -ge 1 ]] || die "usage: merge.sh [-o DIR] PIECE... (directories written by bench.sh --job ID)"
 	for p in "$@"; do check_piece "$p"; done

@@ -13,14 +13,9 @@
 # meta.json records.
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
-
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
+lib_start "$0" "$@"
 
 # What of build/CONFIG a run reads.
 BUILD_FILES=(.blkinject-stamp .config arch/x86/boot/bzImage include/config/kernel.release modroot System.map vmlinux)

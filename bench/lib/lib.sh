@@ -3,15 +3,17 @@
 # here so that a script sources lib.sh alone: progress lines (log.sh), the
 # cache's layout (cache.sh), the names a user may give (catalog.sh),
 # questions to a kernel build (kernel-syms.sh), the accelerators
-# (accel.sh); here errors, a guest's boot and the job's command line.
+# (accel.sh), a script's help and exit statuses (help.sh), reading the
+# resolved plan (plan.sh), the matrix and its results (results.sh); here a
+# script's start, errors, a guest's boot and the job's command line.
 #
 # Sourcing this file defines functions and constants and nothing else: no
 # directory made, nothing printed, nothing exported.  A script that uses
-# the cache, the progress lines or the kernel variant calls lib_init once,
-# after its -h answer and its own settings.
+# the cache, the progress lines or the kernel variant starts with
+# lib_start (driver_start for a driver of the pipeline).
 
-# shellcheck source=bench/lib/status.sh
-. "$(dirname "${BASH_SOURCE[0]}")/status.sh"
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "${BASH_SOURCE[0]}")/help.sh"
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
@@ -26,6 +28,10 @@ REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
 . "$BENCH_DIR/lib/kernel-syms.sh"
 # shellcheck source=bench/lib/accel.sh
 . "$BENCH_DIR/lib/accel.sh"
+# shellcheck source=bench/lib/plan.sh
+. "$BENCH_DIR/lib/plan.sh"
+# shellcheck source=bench/lib/results.sh
+. "$BENCH_DIR/lib/results.sh"
 
 # lib_init [ARG...]: what a script that works in the cache needs first:
 # the cache made and the variant of KSRC and SERIES resolved (cache_init),
@@ -36,6 +42,41 @@ lib_init() {
 	cache_init
 	log_init
 	bench_command "$@"
+}
+
+# lib_start SCRIPT [ARG...]: a script's start: SCRIPT's help on -h or
+# --help (and nothing else), else lib_init ARG...
+lib_start() {
+	help_answer "$@"
+	shift
+	lib_init "$@"
+}
+
+# driver_start DRIVER[,DRIVER...] [NAME=VALUE...] -- SCRIPT [ARG...]: a
+# driver's start: its help on -h; then its settings, as under make: run
+# on its own (or by another driver with settings of its own: perf, peers,
+# per-patch, compare-series) it goes again through the resolver, which
+# exits 2 on bad input before anything is made (plan_first); then
+# lib_init ARG...
+driver_start() {
+	local driver_settings=() arg
+	while [[ $# -gt 0 ]]; do
+		arg=$1
+		shift
+		[[ $arg != -- ]] || break
+		driver_settings+=("$arg")
+	done
+	help_answer "$@"
+	plan_first "${driver_settings[@]}" -- "$@"
+	shift
+	lib_init "$@"
+}
+
+# no_arguments SCRIPT [ARG...]: SCRIPT (a driver) takes its settings from
+# the environment, so any ARG is bad input.
+no_arguments() {
+	local name=${1##*/}
+	[[ $# -le 1 ]] || die_bad_input "unknown argument '$2' ($name takes settings from the environment; see $name -h)"
 }
 
 # die MESSAGE: stop with MESSAGE and status DIE_STATUS (default

@@ -19,12 +19,9 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/help.sh
 . "$(dirname "$0")/../lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
+help_answer "$0" "$@"
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=bench/lib/status.sh
-. "$BENCH_DIR/lib/status.sh"
 SCOPES=${COVERAGE_SCOPES:-"block/error-injection.c
 block/error-injection.h:blk_error_inject
 block/blk-core.c:submit_bio_noacct_nocheck
@@ -35,21 +32,11 @@ die() {
 	exit "$STATUS_BAD_INPUT"
 }
 
-usage() {
-	sed -n '4p' "$0" | sed 's/^# *//' >&2
-	exit "$STATUS_BAD_INPUT"
-}
-
 main() {
-	local reasons=$BENCH_DIR/report/coverage-reasons.txt opt src arg labels=() infos=()
-	while getopts 'r:' opt; do
-		case $opt in
-		r) reasons=$OPTARG ;;
-		*) usage ;;
-		esac
-	done
+	local reasons=$BENCH_DIR/report/coverage-reasons.txt src arg labels=() infos=()
+	help_option "$0" -r reasons "$@"
 	shift $((OPTIND - 1))
-	[[ $# -ge 2 ]] || usage
+	[[ $# -ge 2 ]] || help_usage "$0"
 	src=$1
 	shift
 	[[ -d $src ]] || die "SRC_DIR '$src' is not a directory"

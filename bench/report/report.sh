@@ -9,16 +9,9 @@
 #   report.sh RESULTS_DIR
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
-
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
-# shellcheck source=bench/lib/results.sh
-. "$BENCH_DIR/lib/results.sh"
+lib_start "$0" "$@"
 results_init
 # shellcheck source=bench/report/views.sh
 . "$BENCH_DIR/report/views.sh"

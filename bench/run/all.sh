@@ -13,25 +13,11 @@
 # (after writing everything), 2 on bad input (bench/lib/status.sh).
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
-# Settings first, as under make: on its own it runs again through the
-# resolver, which exits 2 on bad input before any build.
-# shellcheck source=bench/lib/plan.sh
-. "$(dirname "$0")/../lib/plan.sh"
-plan_first all,quick -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
+driver_start all,quick -- "$0" "$@"
 
-case ${1:-} in
-'') ;;
-*) die_bad_input "unknown argument '$1' (all.sh takes settings from the environment; see all.sh -h)" ;;
-esac
-# shellcheck source=bench/lib/results.sh
-. "$BENCH_DIR/lib/results.sh"
+no_arguments "$0" "$@"
 results_init
 # The settings are the resolved plan's (bench.sh keeps it in the run as
 # plan.env).

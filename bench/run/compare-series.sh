@@ -25,31 +25,18 @@
 # this script.
 set -eEuo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/status.sh
-. "$(dirname "$0")/../lib/status.sh"
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-# Whatever fails unforeseen is exit 2, never a status of its own.
-trap 'exit "$STATUS_BAD_INPUT"' ERR
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
-
-# On its own it resolves its settings first (bench/plan/run: exit 2 on bad
-# input, before a results directory is made or a tree extracted).
-# shellcheck source=bench/lib/plan.sh
-. "$(dirname "$0")/../lib/plan.sh"
-if ! plan_for compare-series && [[ $# == 0 ]]; then
-	exec "$(dirname "$0")/../plan/run" compare-series -- "$0"
-fi
-
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
-
-case ${1:-} in
-'') ;;
-*) die_bad_input "unknown argument '$1' (compare-series.sh takes settings from the environment; see -h)" ;;
-esac
+# Whatever fails unforeseen is exit 2, never a status of its own.
+trap 'exit "$STATUS_BAD_INPUT"' ERR
+# On its own it resolves its settings first (bench/plan/run: exit 2 on bad
+# input, before a results directory is made or a tree extracted).
+if plan_for compare-series || [[ $# != 0 ]]; then
+	lib_start "$0" "$@"
+else
+	driver_start compare-series -- "$0"
+fi
+no_arguments "$0" "$@"
 
 export CONFIGS=${CONFIGS:-on} STATES=${STATES:-key-off key-on-other rules-1 rules-1000}
 export WORKLOADS=${WORKLOADS:-randread-qd1} FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms}

@@ -19,31 +19,9 @@
 # --branch-coverage -o /tmp/coverage-html RESULTS_DIR/both.info
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-# usage [STATUS]: the help above; on stdout for -h, else on stderr.
-usage() {
-	local status=${1:-$STATUS_BAD_INPUT}
-	if [[ $status == 0 ]]; then
-		help_header "$0"
-	else
-		sed -n '7s/^# *//p' "$0" >&2
-	fi
-	exit "$status"
-}
-
-case ${1:-} in -h | --help) usage 0 ;; esac
-# Settings first, as under make: on its own it runs again through the
-# resolver, which exits 2 on bad input before anything is built.
-# shellcheck source=bench/lib/plan.sh
-. "$(dirname "$0")/../lib/plan.sh"
-plan_first coverage -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
-# shellcheck source=bench/lib/results.sh
-. "$BENCH_DIR/lib/results.sh"
+driver_start coverage -- "$0" "$@"
 results_init
 # run_guest_tests and its result lines, as make test prints them.
 # shellcheck source=tests/run.sh
@@ -57,8 +35,7 @@ export FUZZ_SEED=${FUZZ_SEED:-1}
 SOURCES=(block/error-injection.c block/error-injection.h block/blk-core.c)
 
 check_args() {
-	[[ ${1:-} != -h && ${1:-} != --help ]] || usage 0
-	[[ $# -le 1 && ${1:-} != -* ]] || usage
+	[[ $# -le 1 && ${1:-} != -* ]] || help_usage "$0"
 	[[ -z ${1:-} || ! -e $1 ]] || die_bad_input "results directory '$1' exists already"
 }
 

@@ -14,20 +14,9 @@
 # every run and, on the gcov config, the "=== gcov-counts ===" block.
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
-# Settings first, as under make: on its own (or called by coverage) it
-# runs again through the resolver, which exits 2 on bad input before
-# anything is built or booted.
-# shellcheck source=bench/lib/plan.sh
-. "$(dirname "$0")/../lib/plan.sh"
-plan_first fuzz -- "$0" "$@"
-
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
+driver_start fuzz -- "$0" "$@"
 
 FUZZ_SECONDS=${FUZZ_SECONDS:-360}
 FUZZ_SEED=${FUZZ_SEED:-1}

@@ -12,29 +12,14 @@
 #   bench/run/peers.sh [-h]
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
-# Settings first, as under make: on its own it runs again through the
-# resolver, which exits 2 on bad input before anything is made.
-# shellcheck source=bench/lib/plan.sh
-. "$(dirname "$0")/../lib/plan.sh"
-plan_first peers -- "$0" "$@"
-# should_fail_bio: where fail_make_request and the BPF program act (set
-# before results.sh, which gives HOT_FUNCS its default).
-export HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject should_fail_bio}
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
-# shellcheck source=bench/lib/results.sh
-. "$BENCH_DIR/lib/results.sh"
+driver_start peers -- "$0" "$@"
+no_arguments "$0" "$@"
+# should_fail_bio: where fail_make_request and the BPF program act (set
+# before results_init, which gives HOT_FUNCS its default).
+export HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject should_fail_bio}
 results_init
-
-case ${1:-} in
-'') ;;
-*) die_bad_input "unknown argument '$1' (peers.sh takes settings from the environment; see peers.sh -h)" ;;
-esac
 export CONFIGS=peers
 export STATES="ei-idle key-on-other ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust bpf-detached bpf-idle bpf-rule"
 export BASELINE="peers ei-idle"

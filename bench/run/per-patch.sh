@@ -19,28 +19,18 @@
 #   per-patch.sh report DIR   the summary and tables again from DIR's runs.csv
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
-# Settings first, as under make: on its own it runs again through the
-# resolver, which exits 2 on bad input (SERIES=none, a series file that
-# lists no patches, ...) before anything is built (report only reads DIR).
-# shellcheck source=bench/lib/plan.sh
-. "$(dirname "$0")/../lib/plan.sh"
-[[ ${1:-} == report ]] || plan_first per-patch -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
+# The resolver checks the settings of a build (SERIES=none, a series file
+# that lists no patches, ...); "report" only reads DIR.
+if [[ ${1:-} == report ]]; then
+	lib_start "$0" "$@"
+else
+	driver_start per-patch -- "$0" "$@"
+	no_arguments "$0" "$@"
+fi
 # shellcheck source=bench/stats/round.sh
 . "$BENCH_DIR/stats/round.sh"
-
-case ${1:-} in
-'' | report) ;;
-*) die_bad_input "unknown argument '$1' (per-patch.sh takes settings from the environment; see per-patch.sh -h)" ;;
-esac
-# shellcheck source=bench/lib/results.sh
-. "$BENCH_DIR/lib/results.sh"
 results_init
 
 FEATURE_SYMBOL=CONFIG_BLK_ERROR_INJECTION

@@ -9,17 +9,9 @@
 # runner's (bench/vm/run-guest).  Exit status 0 when every boot was clean.
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-usage() {
-	help_header "$0"
-}
-
-case ${1:-} in -h | --help) usage; exit 0 ;; esac
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
+lib_start "$0" "$@"
 
 # boot_once CONFIG ACCEL OUTDIR: one boot; its status lands in OUTDIR/meta.
 boot_once() {
@@ -34,18 +26,17 @@ boot_once() {
 
 main() {
 	local cfg=debug n=30 par=2 accel=auto opt dir i k verdict bad=0 first_bad=''
-	while getopts 'c:n:j:a:h' opt; do
+	while getopts 'c:n:j:a:' opt; do
 		case $opt in
 		c) cfg=$OPTARG ;;
 		n) n=$OPTARG ;;
 		j) par=$OPTARG ;;
 		a) accel=$OPTARG ;;
-		h) usage; return 0 ;;
-		*) usage >&2; return "$STATUS_BAD_INPUT" ;;
+		*) help_usage "$0" ;;
 		esac
 	done
 	shift $((OPTIND - 1))
-	[[ $# -eq 0 ]] || { usage >&2; return "$STATUS_BAD_INPUT"; }
+	[[ $# -eq 0 ]] || help_usage "$0"
 	[[ $n =~ ^[1-9][0-9]*$ && $par =~ ^[1-9][0-9]*$ ]] || die_bad_input "-n and -j take positive integers"
 	config_fragment "$cfg" >/dev/null
 	dir=$CACHE/boot-soak/$cfg-$(date -u +%Y%m%d-%H%M%S)

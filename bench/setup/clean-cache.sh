@@ -17,8 +17,6 @@ shopt -s inherit_errexit
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/help.sh"
 
 REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=bench/lib/status.sh
-. "$REPO_DIR/bench/lib/status.sh"
 
 # Every name the suite makes directly under CACHE (tests/host/clean-cache.sh
 # checks that the scripts use no other).

@@ -8,10 +8,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/help.sh
 . "$(dirname "$0")/../lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
-# shellcheck source=bench/lib/status.sh
-. "$(dirname "$0")/../lib/status.sh"
+help_answer "$0" "$@"
 
 PACKAGES=(
 	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev

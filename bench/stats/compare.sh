@@ -30,21 +30,11 @@
 # failing recipe into its own exit status 2.
 set -eEuo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
-
-# shellcheck source=bench/lib/status.sh
-. "$(dirname "$0")/../lib/status.sh"
-# Whatever fails unforeseen (a tool's own status, a signal) is exit 2.
-trap 'exit "$STATUS_BAD_INPUT"' ERR
-
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
-# shellcheck source=bench/lib/results.sh
-. "$BENCH_DIR/lib/results.sh"
+# Whatever fails unforeseen (a tool's own status, a signal) is exit 2.
+trap 'exit "$STATUS_BAD_INPUT"' ERR
+lib_start "$0" "$@"
 results_init
 
 broken() {

@@ -7,19 +7,12 @@
 #   summarise.sh RESULTS_DIR
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
-
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
+lib_start "$0" "$@"
 
 dir=${1:?usage: summarise.sh RESULTS_DIR}
 [[ -f $dir/runs.csv ]] || die_bad_input "$dir has no runs.csv"
-# shellcheck source=bench/lib/results.sh
-. "$BENCH_DIR/lib/results.sh"
 results_init
 summarise "$dir"
 log "summarise: $dir/summary.csv"

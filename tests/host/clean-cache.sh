@@ -7,11 +7,9 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
-SCRATCH=$(mktemp -d)
-trap 'chmod -R u+w "$SCRATCH" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
 # shellcheck source=tests/lib/assert.sh
-. "$REPO_DIR/tests/lib/assert.sh"
+. "$(dirname "$0")/../lib/assert.sh"
+scratch_init
 
 # names_used: the names the code makes directly under CACHE
 names_used() {

@@ -45,8 +45,6 @@ record() {
 	# shellcheck source=bench/lib/lib.sh
 	. bench/lib/lib.sh
 	lib_init
-	# shellcheck source=bench/lib/results.sh
-	. bench/lib/results.sh
 	results_init
 	local d
 	for d in "$@"; do record_run "$d"; done

@@ -70,8 +70,6 @@ with_globals() {
 		# shellcheck source=bench/lib/lib.sh
 		. "$REPO/bench/lib/lib.sh"
 		lib_init
-		# shellcheck source=bench/lib/results.sh
-		. "$REPO/bench/lib/results.sh"
 		results_init
 		# shellcheck disable=SC2034 # read by summarise before it read meta.json
 		CONFIGS='nokey on' STATES='rules-1 key-off' BASELINE='on rules-1' SMP_WORKLOADS=randread-qd1

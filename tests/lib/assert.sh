@@ -28,10 +28,11 @@ unwrap() {
 }
 
 # scratch_init: what every host test starts with: REPO_DIR, the checkout's
-# top; SCRATCH, a directory of its own, removed when the test exits.
+# top; SCRATCH, a directory of its own, removed when the test exits (made
+# writable first: a test may take its write permission away).
 scratch_init() {
 	# shellcheck disable=SC2034 # read by the test that sourced this file
 	REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 	SCRATCH=$(mktemp -d)
-	trap 'rm -rf "$SCRATCH"' EXIT
+	trap 'chmod -R u+w "$SCRATCH" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
 }

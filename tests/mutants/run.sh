@@ -20,8 +20,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/help.sh
 . "$(dirname "$0")/../../bench/lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
+help_answer "$0" "$@"
 
 MUTANTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # run_guest_tests and own_boot, and bench/lib/lib.sh with them.
@@ -31,11 +30,6 @@ MUTANTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 MUTANT_CONFIG=${MUTANT_CONFIG:-debug}
 MUTANTS_ROOT=$CACHE/variants/mutants
 SPLAT_ERE="$(cat "$BENCH_DIR/guest/kernel-report.ere")"
-
-usage() {
-	sed -n 's/^#   \(tests\/mutants\/run.sh .*\)/usage: \1/p' "$0" >&2
-	exit 2
-}
 
 # mutant_tests MUTANT: its tests, from the list.
 mutant_tests() {
@@ -122,14 +116,9 @@ run_mutant() {
 }
 
 main() {
-	local out="" m bad=0 opt
+	local out="" m bad=0
 	local -a mutants
-	while getopts 'o:h' opt; do
-		case $opt in
-		o) out=$OPTARG ;;
-		*) usage ;;
-		esac
-	done
+	help_option "$0" -o out "$@"
 	shift $((OPTIND - 1))
 	if [[ $# -gt 0 ]]; then mutants=("$@"); else mapfile -t mutants < <(all_mutants); fi
 	for m in "${mutants[@]}"; do
