@@ -824,6 +824,47 @@ static void add_rename(struct counts *c, int from, int to)
 	c->renamed++;
 }
 
+/* Where tally_unmatched() counts: sites (and, if set, those taken). */
+struct tally {
+	long *sites, *taken, *other, *cold, *key;
+};
+
+/*
+ * tally_unmatched() - count the instructions of @l that have no match on
+ * the other side (removed from the old listing, added to the new one) by
+ * where they are; a copy of a matched instruction is noted "@copy_word
+ * PLACE" and counted in @copied when it is on the idle path.
+ */
+static void tally_unmatched(struct listing *l, const char *copy_word,
+			    const struct tally *t, long *copied)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++) {
+		struct insn *in = &l->v[i];
+
+		if (in->match >= 0)
+			continue;
+		if (in->mark == M_COPY) {
+			char of[48];
+
+			place_text(l, in->copy_of, of, sizeof(of));
+			snprintf(in->note, sizeof(in->note), "%s %s", copy_word, of);
+			*copied += in->where == W_IDLE;
+		} else if (in->kind == K_SITE && in->where == W_IDLE) {
+			(*t->sites)++;
+			if (t->taken)
+				*t->taken += in->branch;
+		} else if (in->where == W_IDLE) {
+			(*t->other)++;
+		} else if (in->where == W_COLD) {
+			(*t->cold)++;
+		} else {
+			(*t->key)++;
+		}
+	}
+}
+
 /* Classify every aligned pair and count what differs. */
 static void compare(struct listing *a, struct listing *b, struct counts *c)
 {
@@ -906,52 +947,10 @@ static void compare(struct listing *a, struct listing *b, struct counts *c)
 				c->key_changed++;
 		}
 	}
-	for (i = 0; i < a->n; i++) {
-		struct insn *in = &a->v[i];
-
-		if (in->match >= 0)
-			continue;
-		if (in->mark == M_COPY) {
-			char of[48];
-
-			place_text(a, in->copy_of, of, sizeof(of));
-			snprintf(in->note, sizeof(in->note), "was a copy of %s", of);
-			c->copied += in->where == W_IDLE;
-			continue;
-		}
-		if (in->kind == K_SITE && in->where == W_IDLE)
-			c->sites_removed++;
-		else if (in->where == W_IDLE)
-			c->other_removed++;
-		else if (in->where == W_COLD)
-			c->cold_removed++;
-		else
-			c->key_removed++;
-	}
-	for (i = 0; i < b->n; i++) {
-		struct insn *in = &b->v[i];
-
-		if (in->match >= 0)
-			continue;
-		if (in->mark == M_COPY) {
-			char of[48];
-
-			place_text(b, in->copy_of, of, sizeof(of));
-			snprintf(in->note, sizeof(in->note), "a copy of %s", of);
-			c->copied += in->where == W_IDLE;
-			continue;
-		}
-		if (in->kind == K_SITE && in->where == W_IDLE) {
-			c->sites_added++;
-			c->sites_taken += in->branch;
-		} else if (in->where == W_IDLE) {
-			c->other_added++;
-		} else if (in->where == W_COLD) {
-			c->cold_added++;
-		} else {
-			c->key_added++;
-		}
-	}
+	tally_unmatched(a, "was a copy of", &(struct tally){
+		&c->sites_removed, NULL, &c->other_removed, &c->cold_removed, &c->key_removed }, &c->copied);
+	tally_unmatched(b, "a copy of", &(struct tally){
+		&c->sites_added, &c->sites_taken, &c->other_added, &c->cold_added, &c->key_added }, &c->copied);
 	/* Every site the new idle path jumps at, added or not. */
 	for (i = 0; i < b->n; i++) {
 		const struct insn *in = &b->v[i];

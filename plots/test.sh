@@ -16,8 +16,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/help.sh
 . "$(dirname "$0")/../bench/lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
+help_answer "$0" "$@"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 data=$here/testdata
@@ -67,6 +66,20 @@ figure_ok() {
 	local d=$1 n=$2
 	is_png "$d/$n.png" && is_svg "$d/$n.svg" &&
 		grep -qF -- "$3" "$d/$n.svg" && grep -qF -- "$4" "$d/$n.svg" && grep -qF -- "$5" "$d/$n.svg"
+}
+
+# skipped WHAT FIGURE MESSAGE: the plotting of $r said MESSAGE and made no
+# FIGURE.png; made WHAT FIGURE...: it made each FIGURE
+skipped() {
+	check "$1: $2 skipped with a message" has_line "$tmp/out" "$3"
+	check "$1: no $2.png" not_exists "$r/out/$2.png"
+}
+made() {
+	local what=$1 f
+	shift
+	for f; do
+		check "$what: $f made" figure_ok "$r/out" "$f" "$run_id" "$accel" "$date"
+	done
 }
 
 # mkres DIR: a results directory with the fixture's meta.env and the
@@ -135,6 +148,13 @@ check "rules-scaling: per-rule slope annotated" has "$o/rules-scaling.svg" 'on 8
 yrange() {
 	awk -F'|' -v f="$1" -v p="$2" -v m="${3:-}" '$1 == f && $2 == p && (m == "" || $3 == m) { print $4, $5; exit }' "$tmp/ranges" 2>/dev/null || :
 }
+# plot_kept RESULTS OUT FIGURE PANEL: RESULTS plotted into OUT, the data
+# files kept (kept_dir), and the y range drawn in FIGURE's PANEL in lo, hi
+plot_kept() {
+	rm -f "$tmp/ranges"
+	run env PLOTS_RANGES="$tmp/ranges" PLOTS_KEEP_TMP=1 "$mp" "$1" "$2"
+	read -r lo hi <<<"$(yrange "$3" "$4")"
+}
 # kept_dir: the data directory make-plots.sh kept (first one named in $tmp/err)
 kept_dir() { sed -n 's/^make-plots.sh: keeping the data files in //p' "$tmp/err" | head -1; }
 # awk_true EXPR: awk says EXPR holds (numbers compared as numbers)
@@ -175,9 +195,7 @@ awk -F, -v OFS=, "$COLUMNS_AWK"'
 		$c["rel_change_pct"] = -10.9977; $c["rel_ci_lo_pct"] = -37.692; $c["rel_ci_hi_pct"] = 66.5258; print
 	}' "$data/summary.csv" | mkres "$r"
 sed -i 's/^ACCEL=.*/ACCEL=tcg/' "$r/meta.env"
-rm -f "$tmp/ranges"
-run env PLOTS_RANGES="$tmp/ranges" PLOTS_KEEP_TMP=1 "$mp" "$r" "$r/out"
-read -r lo hi <<<"$(yrange relative layout-randread-qd1)"
+plot_kept "$r" "$r/out" relative layout-randread-qd1
 check "relative: a lone value beyond the cut shows its CI -37.7..+66.5 (y range ${lo:-?}..${hi:-?})" \
 	awk_true "${lo:-0} <= -37.692 && ${hi:-0} >= 66.5258"
 d=$(kept_dir)
@@ -186,9 +204,7 @@ check "relative: its error bar is drawn" eq "$(awk '{ print $3, $4 }' "$d/relati
 check "relative: no cut named in the subtitle" not_has "$r/out/relative.svg" 'y axis cut'
 [[ -n $d ]] && rm -rf "$d"
 # the fixture's relative figure keeps its cut (in-range values beside rules-1000)
-rm -f "$tmp/ranges"
-run env PLOTS_RANGES="$tmp/ranges" PLOTS_KEEP_TMP=1 "$mp" "$data" "$tmp/fx2"
-read -r lo hi <<<"$(yrange relative randread-qd1)"
+plot_kept "$data" "$tmp/fx2" relative randread-qd1
 check "relative: a panel with values on both sides is still cut at ±5% (${lo:-?}..${hi:-?})" \
 	awk_true "${lo:--99} >= -6 && ${hi:-99} <= 6"
 
@@ -207,33 +223,24 @@ r=$tmp/noinsns
 drop_metric insns_per_call | mkres "$r"
 run "$mp" "$r" "$r/out"
 check "no insns_per_call: exit 0" eq "$rc" 0
-check "no insns_per_call: insns-per-call skipped with a message" \
-	has_line "$tmp/out" 'plots: no insns_per_call in this run (needs the TCG instruction-count plugin), skipping insns-per-call.png'
-check "no insns_per_call: no insns-per-call.png" not_exists "$r/out/insns-per-call.png"
+skipped "no insns_per_call" insns-per-call 'plots: no insns_per_call in this run (needs the TCG instruction-count plugin), skipping insns-per-call.png'
 check "no insns_per_call: no insns-per-call.svg" not_exists "$r/out/insns-per-call.svg"
-for n in iops relative rules-scaling; do
-	check "no insns_per_call: $n still made" figure_ok "$r/out" "$n" "$run_id" "$accel" "$date"
-done
+made "no insns_per_call" iops relative rules-scaling
 check "no insns_per_call: nothing on stderr" empty "$tmp/err"
 
 r=$tmp/noiops
 drop_metric iops | mkres "$r"
 run "$mp" "$r" "$r/out"
 check "no iops: exit 0" eq "$rc" 0
-check "no iops: iops skipped with a message" has_line "$tmp/out" 'plots: no iops in this run, skipping iops.png'
-check "no iops: relative skipped with a message" has_line "$tmp/out" 'plots: no iops in this run, skipping relative.png'
-check "no iops: no iops.png" not_exists "$r/out/iops.png"
-check "no iops: no relative.png" not_exists "$r/out/relative.png"
-check "no iops: insns-per-call made" figure_ok "$r/out" insns-per-call "$run_id" "$accel" "$date"
-check "no iops: rules-scaling made (insns panels only)" figure_ok "$r/out" rules-scaling "$run_id" "$accel" "$date"
+skipped "no iops" iops 'plots: no iops in this run, skipping iops.png'
+skipped "no iops" relative 'plots: no iops in this run, skipping relative.png'
+made "no iops" insns-per-call rules-scaling
 
 r=$tmp/norules
 awk -F, '$2 !~ /^rules-/' "$data/summary.csv" | mkres "$r"
 run "$mp" "$r" "$r/out"
-check "no rules-N states: rules-scaling skipped with a message" \
-	has_line "$tmp/out" 'plots: no rules-N states with insns_per_call or iops in this run, skipping rules-scaling.png'
-check "no rules-N states: no rules-scaling.png" not_exists "$r/out/rules-scaling.png"
-check "no rules-N states: iops made" figure_ok "$r/out" iops "$run_id" "$accel" "$date"
+skipped "no rules-N states" rules-scaling 'plots: no rules-N states with insns_per_call or iops in this run, skipping rules-scaling.png'
+made "no rules-N states" iops
 
 r=$tmp/nobase
 # no off/off group: benchstat leaves the rel_* columns empty (no-baseline)
@@ -245,10 +252,8 @@ awk -F, -v OFS=, "$COLUMNS_AWK"'
 	} { print }' "$data/summary.csv" | mkres "$r"
 run "$mp" "$r" "$r/out"
 check "no baseline: exit 0" eq "$rc" 0
-check "no baseline: relative skipped with a message" \
-	has_line "$tmp/out" 'plots: no rel_change_pct for iops in this run (no baseline group?), skipping relative.png'
-check "no baseline: no relative.png" not_exists "$r/out/relative.png"
-check "no baseline: iops made" figure_ok "$r/out" iops "$run_id" "$accel" "$date"
+skipped "no baseline" relative 'plots: no rel_change_pct for iops in this run (no baseline group?), skipping relative.png'
+made "no baseline" iops
 
 # ---------------------------------------------------------------- KVM run with cycles
 r=$tmp/kvm

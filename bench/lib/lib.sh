@@ -4,7 +4,8 @@
 # cache's layout (cache.sh), the names a user may give (catalog.sh),
 # questions to a kernel build (kernel-syms.sh), the accelerators
 # (accel.sh), a script's help and exit statuses (help.sh), reading the
-# resolved plan (plan.sh), the matrix and its results (results.sh); here a
+# resolved plan (plan.sh), the matrix and its results (results.sh), the
+# boot-and-collect step of every driver (boot.sh); here a
 # script's start, errors, a guest's boot and the job's command line.
 #
 # Sourcing this file defines functions and constants and nothing else: no
@@ -32,6 +33,8 @@ REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
 . "$BENCH_DIR/lib/plan.sh"
 # shellcheck source=bench/lib/results.sh
 . "$BENCH_DIR/lib/results.sh"
+# shellcheck source=bench/lib/boot.sh
+. "$BENCH_DIR/lib/boot.sh"
 
 # lib_init [ARG...]: what a script that works in the cache needs first:
 # the cache made and the variant of KSRC and SERIES resolved (cache_init),

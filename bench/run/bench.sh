@@ -54,23 +54,13 @@
 # Output: results/RUN_ID/ with runs.csv, summary.csv, summary.json, meta.json,
 # plan.txt (the boots in order), raw.tar.xz (fio JSON and plugin counts of
 # every boot) and annotate/.  The results directory is printed on stdout at
-# the end.  Exit status: 1 a boot failed (all is written), 2 bad input.
+# the end.  Exit status: 1 a boot failed (all is written), 2 bad input,
+# 3 when every boot that failed timed out (hung, or past RUN_TIMEOUT).
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
-# Settings first, as under make: on its own (or called by another driver
-# with settings of its own: perf, peers, per-patch, compare-series) it
-# runs again through the resolver, which exits 2 on bad input before
-# anything is made.
-# shellcheck source=bench/lib/plan.sh
-. "$(dirname "$0")/../lib/plan.sh"
-plan_first bench,all,quick -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
+driver_start bench,all,quick -- "$0" "$@"
 
 MODE=all JOB_ID='' PLAN_DIR=''
 case ${1:-} in
@@ -84,8 +74,6 @@ esac
 [[ ${1:-} != --plan-job || -n $PLAN_DIR ]] || die_bad_input "usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)"
 [[ $MODE != job || -n $PLAN_DIR || ($# == 2 && -n $JOB_ID) ]] || die_bad_input "usage: bench.sh --job ID (bench.sh --list prints the IDs)"
 [[ $MODE == job || $# -le 1 ]] || die_bad_input "unexpected argument '$2' after $1"
-# shellcheck source=bench/lib/results.sh
-. "$BENCH_DIR/lib/results.sh"
 results_init
 # shellcheck source=bench/collect/fio.sh
 . "$BENCH_DIR/collect/fio.sh"
@@ -173,7 +161,8 @@ boot_timeout() {
 	echo $((RUN_TIMEOUT * $(tr , '\n' <<<"$1" | wc -l)))
 }
 
-# one_boot SEQ CONFIG REPEAT STATES DIR: boot, collect, append rows; 1 if failed.
+# one_boot SEQ CONFIG REPEAT STATES DIR: boot, collect, append rows; the
+# status of run-guest (0, 1 failed, 3 timeout).
 one_boot() {
 	local seq=$1 cfg=$2 rep=$3 states=$4 dir=$5 raw status=0 s kv
 	local -a extra=() envs=()
@@ -182,26 +171,26 @@ one_boot() {
 	mkdir -p "$raw"
 	[[ $COUNT_IOS == 0 || $PLUGIN == 0 ]] || mapfile -t extra < <(plugin_args "$cfg" "$raw")
 	while IFS= read -r kv; do envs+=(-e "$kv"); done < <(boot_env "$states" "$rep" "$cfg")
-	"$BENCH_DIR/vm/run-guest" -c "$cfg" -a "$ACCEL_USED" -t "$(boot_timeout "$states")" -o "$raw/boot" \
-		"${extra[@]}" -f "$BENCH_DIR/guest/fio" -f "$BENCH_DIR/guest/state.sh" "${envs[@]}" \
-		"$BENCH_DIR/guest/bench.sh" >"$raw/run.log" 2>&1 || status=$?
-	cp "$raw/boot/meta" "$raw/boot-meta"
-	if [[ $status == 0 ]]; then
-		split_blocks "$raw/boot/result.log" "$raw"
-		for s in ${states//,/ }; do
-			[[ -s $raw/perf-data-$s ]] || continue
-			mkdir -p "$dir/annotate"
-			annotate_gate "$raw/perf-data-$s" "$cfg" "$dir/annotate/$cfg-$s.txt"
-		done
-	else
-		log "boot $seq: FAILED: $(sed -n 's/^verdict=//p' "$raw/boot/meta") (console in $raw)"
-		printf '%s %s r%s %s: %s\n' "$seq" "$cfg" "$rep" "$states" \
-			"$(sed -n 's/^verdict=//p' "$raw/boot/meta")" >>"$dir/failures.txt"
-		cp "$raw/boot/console.log" "$raw/console.log"
-	fi
-	rm -rf "${raw:?}/boot" "$raw"/perf-data-* "$raw/run.log"
+	boot_collect "$raw" "$seq $cfg r$rep $states" "$dir" -c "$cfg" -a "$ACCEL_USED" \
+		-t "$(boot_timeout "$states")" "${extra[@]}" -f "$BENCH_DIR/guest/fio" \
+		-f "$BENCH_DIR/guest/state.sh" "${envs[@]}" "$BENCH_DIR/guest/bench.sh" || status=$?
+	for s in ${states//,/ }; do
+		[[ -s $raw/perf-data-$s ]] || continue
+		mkdir -p "$dir/annotate"
+		annotate_gate "$raw/perf-data-$s" "$cfg" "$dir/annotate/$cfg-$s.txt"
+	done
+	rm -f "$raw"/perf-data-*
 	csv_rows "$seq" "$cfg" "$rep" "$states" "$raw" "$status" >"$raw.rows"
-	[[ $status == 0 ]]
+	return "$status"
+}
+
+# reap: wait for the next boot to end; count it in failed, and in
+# timed_out when it was a hung boot or a guest past its limit (run_boots's).
+reap() {
+	local status=0
+	wait -n || status=$?
+	((status == 0)) || failed=$((failed + 1))
+	((status != STATUS_TIMEOUT)) || timed_out=$((timed_out + 1))
 }
 
 # settings: what the job file and the environment make of each setting.
@@ -361,7 +350,7 @@ start_meta() {
 # run_boots DIR PLAN_LINE...: boot each, then raw.tar.xz; a whole run
 # also summarises, a job leaves that to bench/lab/merge.sh.
 run_boots() {
-	local dir=$1 n seq cfg rep states failed=0 line
+	local dir=$1 n seq cfg rep states failed=0 timed_out=0 line
 	shift
 	n=$(wc -l <"$dir/plan.txt")
 	job_plan_start "$dir/job-plan"
@@ -382,13 +371,13 @@ run_boots() {
 		read -r seq cfg rep states <<<"$line"
 		# At most GUEST_JOBS boots at once; a step starts with its boot.
 		while (($(jobs -rp | wc -l) >= GUEST_JOBS)); do
-			wait -n || failed=$((failed + 1))
+			reap
 		done
 		job_step "$(boot_key "$cfg" "$states")#$seq" "bench $cfg/${states//,/ } (boot $seq/$n, repeat $rep/$REPEATS)"
 		one_boot "$seq" "$cfg" "$rep" "$states" "$dir" &
 	done
 	while (($(jobs -rp | wc -l) > 0)); do
-		wait -n || failed=$((failed + 1))
+		reap
 	done
 	job_step_end
 	# Rows in plan order, whichever boot finished first.
@@ -410,7 +399,10 @@ run_boots() {
 		log "bench: $dir/summary.csv"
 	fi
 	printf '%s\n' "$dir"
-	((failed == 0)) || die "$failed of $# boots failed (see $dir/failures.txt); their rows are marked failed"
+	((failed > 0)) || return 0
+	# Exit 3 when every failed boot timed out (bench/lib/status.sh).
+	((timed_out < failed)) || DIE_STATUS=$STATUS_TIMEOUT
+	die "$failed of $# boots failed (see $dir/failures.txt); their rows are marked failed"
 }
 
 # prepare_boots PLAN_LINE...: what boots would otherwise make at once

@@ -26,26 +26,11 @@
 # writing everything.
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
-# Settings first, as under make: on its own (or called by peers) it runs
-# again through the resolver, which exits 2 on bad input before anything
-# is made; make perf, all and quick resolved them already.
-# shellcheck source=bench/lib/plan.sh
-. "$(dirname "$0")/../lib/plan.sh"
-plan_first perf,all,quick -- "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
+driver_start perf,all,quick -- "$0" "$@"
 
-case ${1:-} in
-'') ;;
-*) die_bad_input "unknown argument '$1' (perf.sh takes settings from the environment; see perf.sh -h)" ;;
-esac
-# shellcheck source=bench/lib/results.sh
-. "$BENCH_DIR/lib/results.sh"
+no_arguments "$0" "$@"
 results_init
 # shellcheck source=bench/collect/fio.sh
 . "$BENCH_DIR/collect/fio.sh"
@@ -85,30 +70,40 @@ one_run() {
 		write_plugin_ranges "$cfg" "$raw/ranges.txt"
 		plugin_args=(-p "$(plugin_so),ranges=$raw/ranges.txt,out=$raw/plugin.txt")
 	fi
-	"$BENCH_DIR/vm/run-guest" -c "$cfg" -a "$accel" -t "$RUN_TIMEOUT" -o "$raw/boot" \
-		"${plugin_args[@]}" -f "$BENCH_DIR/guest/fio" -f "$BENCH_DIR/guest/state.sh" \
-		-e "STATE=$state" -e "FIO_IOS=$FIO_IOS" \
-		"$REPO_DIR/bench/guest/perf.sh" >"$raw/run.log" 2>&1 || status=$?
-	cp "$raw/boot/meta" "$raw/boot-meta"
-	if [[ $status != 0 ]]; then
-		log "perf: FAILED: $(sed -n 's/^verdict=//p' "$raw/boot/meta") (console in $raw)"
-		cp "$raw/boot/console.log" "$raw/console.log"
-		printf '%s %s %s %s r%s: %s\n' "$seq" "$cfg" "$state" "$accel" "$rep" \
-			"$(sed -n 's/^verdict=//p' "$raw/boot/meta")" >>"$dir/failures.txt"
-	else
-		split_blocks "$raw/boot/result.log" "$raw"
-		if [[ $rep == 1 && $accel == tcg-icount ]]; then
-			mkdir -p "$dir/annotate"
-			annotate_gate "$raw/perf-data" "$cfg" "$dir/annotate/$cfg-$state.txt"
-		fi
+	boot_collect "$raw" "$seq $cfg $state $accel r$rep" "$dir" -c "$cfg" -a "$accel" \
+		-t "$RUN_TIMEOUT" "${plugin_args[@]}" -f "$BENCH_DIR/guest/fio" -f "$BENCH_DIR/guest/state.sh" \
+		-e "STATE=$state" -e "FIO_IOS=$FIO_IOS" "$REPO_DIR/bench/guest/perf.sh" || status=$?
+	if [[ $status == 0 && $rep == 1 && $accel == tcg-icount ]]; then
+		mkdir -p "$dir/annotate"
+		annotate_gate "$raw/perf-data" "$cfg" "$dir/annotate/$cfg-$state.txt"
 	fi
-	rm -rf "${raw:?}/boot" "$raw/perf-data" "$raw/run.log"
+	rm -f "$raw/perf-data"
 	csv_rows "$seq" "$cfg" "$state" "$rep" "$raw" "$accel" >>"$dir/runs.csv"
 	[[ $status == 0 ]]
 }
 
+# perf_runs ACCEL KVM_REPEATS: perf's runs in order, one a line: the step's
+# ID, its weight in the job plan, its accelerator, repeat and repeats,
+# config and state.  Every row of the matrix (rows) PERF_REPEATS times
+# under tcg-icount (the counts), then, when ACCEL is kvm, KVM_REPEATS times
+# under kvm (cycles).
+perf_runs() {
+	local pass run_accel reps weight rep row k=0
+	for pass in "tcg-icount $PERF_REPEATS 40" "kvm $2 20"; do
+		read -r run_accel reps weight <<<"$pass"
+		[[ $run_accel == tcg-icount || $1 == kvm ]] || continue
+		for ((rep = 1; rep <= reps; rep++)); do
+			for row in "${rows[@]}"; do
+				printf 'perf:%s:%s#%d-%d %d %s %d %d %s\n' "${row// /:}" "$run_accel" "$rep" "$k" \
+					"$weight" "$run_accel" "$rep" "$reps" "$row"
+				k=$((k + 1))
+			done
+		done
+	done
+}
+
 main() {
-	local accel dir rows=() row cfg state rep k=0 n seq failed=0 kvm_repeats
+	local accel dir rows=() cfg state rep reps id run_accel k=0 n seq failed=0 kvm_repeats
 	accel=$("$BENCH_DIR/vm/run-guest" -A -c "${CONFIGS%% *}" -a "${ACCEL:-auto}")
 	if [[ $accel == tcg-icount ]]; then
 		[[ -z ${RESULTS_DIR:-} ]] || die_bad_input "under tcg-icount bench.sh already counted in its own boots; RESULTS_DIR is for kvm and tcg"
@@ -141,42 +136,16 @@ main() {
 	[[ $accel != kvm ]] || n=$((n + ${#rows[@]} * kvm_repeats))
 	[[ $accel == kvm ]] || log "perf: no KVM here, so no PMU: cycles are not measured (instruction counts come from the TCG plugin)"
 	job_plan_start "$dir/job-plan"
-	{
-		for ((rep = 1; rep <= PERF_REPEATS; rep++)); do
-			for row in "${rows[@]}"; do
-				printf 'perf:%s:tcg-icount#%d-%d %s\n' "${row// /:}" "$rep" "$k" 40
-				k=$((k + 1))
-			done
-		done
-		if [[ $accel == kvm ]]; then
-			for ((rep = 1; rep <= kvm_repeats; rep++)); do
-				for row in "${rows[@]}"; do printf 'perf:%s:kvm#%d %s\n' "${row// /:}" "$k" 20; k=$((k + 1)); done
-			done
-		fi
-	} >"$dir/perf-plan"
+	perf_runs "$accel" "$kvm_repeats" | awk '{ print $1, $2 }' >"$dir/perf-plan"
 	if [[ -s $JOB_PLAN ]]; then job_plan_replace perf <"$dir/perf-plan"; else cp "$dir/perf-plan" "$JOB_PLAN"; fi
 	rm -f "$dir/perf-plan"
 	k=0
-	for ((rep = 1; rep <= PERF_REPEATS; rep++)); do
-		for row in "${rows[@]}"; do
-			read -r cfg state <<<"$row"
-			seq=$((seq + 1))
-			job_step "perf:${row// /:}:tcg-icount#$rep-$k" "perf $cfg/$state tcg-icount (run $((k + 1))/$n, repeat $rep/$PERF_REPEATS)"
-			k=$((k + 1))
-			one_run "$seq" "$cfg" "$state" "$rep" tcg-icount "$dir" || failed=$((failed + 1))
-		done
-	done
-	if [[ $accel == kvm ]]; then
-		for ((rep = 1; rep <= kvm_repeats; rep++)); do
-			for row in "${rows[@]}"; do
-				read -r cfg state <<<"$row"
-				seq=$((seq + 1))
-				job_step "perf:${row// /:}:kvm#$k" "perf $cfg/$state kvm, cycles from the vPMU (run $((k + 1))/$n, repeat $rep/$kvm_repeats)"
-				k=$((k + 1))
-				one_run "$seq" "$cfg" "$state" "$rep" kvm "$dir" || failed=$((failed + 1))
-			done
-		done
-	fi
+	while read -r -u 3 id _ run_accel rep reps cfg state; do
+		seq=$((seq + 1))
+		k=$((k + 1))
+		job_step "$id" "perf $cfg/$state $run_accel$([[ $run_accel == kvm ]] && echo ', cycles from the vPMU') (run $k/$n, repeat $rep/$reps)"
+		one_run "$seq" "$cfg" "$state" "$rep" "$run_accel" "$dir" || failed=$((failed + 1))
+	done 3< <(perf_runs "$accel" "$kvm_repeats")
 	job_step_end
 	[[ $JOB_PLAN != "$dir/job-plan" ]] || rm -f "$JOB_PLAN"*
 	# The raw outputs, archived by the tool (bench.sh's own are raw.tar.xz).

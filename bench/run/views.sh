@@ -59,22 +59,15 @@
 # The results directory is printed on stdout at the end.
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
-
-case ${1:-} in -h | --help) help_header "$0"; exit 0 ;; esac
-
-# On its own it resolves its settings first, as make views does (the
-# same configs either way; exit 2 on bad input, before any boot).
-# shellcheck source=bench/lib/plan.sh
-. "$(dirname "$0")/../lib/plan.sh"
-if ! plan_for views && [[ $# -gt 0 && $1 != -* ]]; then
-	exec "$(dirname "$0")/../plan/run" views VIEWS="$*" -- "$0" "$@"
-fi
-
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_init "$@"
+# On its own it resolves its settings first, as make views does (the
+# same configs either way; exit 2 on bad input, before any boot).
+if plan_for views || [[ $# == 0 || $1 == -* ]]; then
+	lib_start "$0" "$@"
+else
+	driver_start views VIEWS="$*" -- "$0" "$@"
+fi
 
 VIEWS_ALL="mq polled latency switch errcost footprint layout"
 LAYOUT_CONFIGS="off off-layout"
@@ -83,8 +76,6 @@ CONFIGS=${CONFIGS:-off on}
 STATES="key-off key-on-other rules-1 rule-churn fail-all"
 BASELINE=${BASELINE:-"${CONFIGS%% *} off"}
 export CONFIGS STATES BASELINE
-# shellcheck source=bench/lib/results.sh
-. "$BENCH_DIR/lib/results.sh"
 results_init
 # shellcheck source=bench/collect/fio.sh
 . "$BENCH_DIR/collect/fio.sh"
@@ -281,7 +272,7 @@ collect() {
 
 # one_boot VIEW SEQ CONFIG STATE CPUS REPEAT
 one_boot() {
-	local view=$1 seq=$2 cfg=$3 state=$4 rep=$6 raw status=0 plugin_args=() env_args=()
+	local view=$1 seq=$2 cfg=$3 state=$4 rep=$6 raw plugin_args=() env_args=()
 	CPUS=$5
 	raw=$DIR/raw/$(printf '%03d' "$seq")-$view-$cfg-$state-${CPUS}cpu-r$rep
 	mkdir -p "$raw"
@@ -302,20 +293,10 @@ one_boot() {
 		-e "FIO_RAMP=$FIO_RAMP" -e "SWITCH_CYCLES=$SWITCH_CYCLES" -e "ERRCOST_IOS=$ERRCOST_IOS"
 		-e "FIO_IOS=$FIO_IOS" -e "POLL_TAGS=$POLL_TAGS")
 	# run-guest gives each vCPU its own socket and tsc=reliable
-	"$BENCH_DIR/vm/run-guest" -c "$cfg" -a "$ACCEL_USED" -t "$RUN_TIMEOUT" -s "$CPUS" -o "$raw/boot" \
-		"${plugin_args[@]}" -f "$BENCH_DIR/guest/fio" -f "$BENCH_DIR/guest/state.sh" \
-		-f "$BENCH_DIR/guest/views-fio.sh" "${env_args[@]}" \
-		"$(guest_script "$view")" >"$raw/run.log" 2>&1 || status=$?
-	cp "$raw/boot/meta" "$raw/boot-meta"
-	if [[ $status == 0 ]]; then
-		split_blocks "$raw/boot/result.log" "$raw"
-	else
-		log "views: FAILED: $(sed -n 's/^verdict=//p' "$raw/boot/meta") (console in $raw)"
-		cp "$raw/boot/console.log" "$raw/console.log"
-		printf '%s %s %s %s %scpu r%s: %s\n' "$seq" "$view" "$cfg" "$state" "$CPUS" "$rep" \
-			"$(sed -n 's/^verdict=//p' "$raw/boot/meta")" >>"$DIR/failures.txt"
-	fi
-	rm -rf "${raw:?}/boot" "$raw/run.log"
+	boot_collect "$raw" "$seq $view $cfg $state ${CPUS}cpu r$rep" "$DIR" -c "$cfg" -a "$ACCEL_USED" \
+		-t "$RUN_TIMEOUT" -s "$CPUS" "${plugin_args[@]}" -f "$BENCH_DIR/guest/fio" \
+		-f "$BENCH_DIR/guest/state.sh" -f "$BENCH_DIR/guest/views-fio.sh" "${env_args[@]}" \
+		"$(guest_script "$view")" || :
 	collect "$view" "$seq" "$cfg" "$state" "$rep" "$raw" >"$raw.rows"
 }
 

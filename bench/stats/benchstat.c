@@ -29,6 +29,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,17 +129,34 @@ static const char *const ACCELS[] = { "kvm", "tcg", "tcg-icount" };
 /* small utilities                                                     */
 /* ------------------------------------------------------------------ */
 
-static _Noreturn void die(const char *fmt, ...)
+static void usage(FILE *f);
+
+/*
+ * fail() - say what is wrong and exit with EXIT_BAD_INPUT: "benchstat: ",
+ * then "PATH:LINE: " when PATH is given, the message, and the usage after
+ * it when WITH_USAGE.  Called through die(), input_error() and
+ * usage_error().
+ */
+static _Noreturn __attribute__((format(printf, 4, 5)))
+void fail(const char *path, size_t line, bool with_usage, const char *fmt, ...)
 {
 	va_list ap;
 
 	fputs("benchstat: ", stderr);
+	if (path)
+		fprintf(stderr, "%s:%zu: ", path, line);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	if (with_usage)
+		usage(stderr);
 	exit(EXIT_BAD_INPUT);
 }
+
+#define die(...) fail(NULL, 0, false, __VA_ARGS__)
+#define input_error(path, line, ...) fail(path, line, false, __VA_ARGS__)
+#define usage_error(...) fail(NULL, 0, true, __VA_ARGS__)
 
 /* A GSL domain or overflow error is broken input to us, never an abort. */
 static void gsl_die(const char *reason, const char *file, int line, int gsl_errno)
@@ -371,19 +389,6 @@ static void group_row(group_t *g, long long repeat, size_t line)
 static int identical(const group_t *g)
 {
 	return g->n >= 1 && g->v[0] == g->v[g->n - 1];
-}
-
-static _Noreturn void input_error(const char *path, size_t line,
-				  const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "benchstat: %s:%zu: ", path, line);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(EXIT_BAD_INPUT);
 }
 
 static int parse_double(const char *s, double *out)
@@ -1249,18 +1254,6 @@ static void usage(FILE *f)
 	      "RUNS.CSV (compare: in BASE_RUNS.CSV or NEW_RUNS.CSV)\n", f);
 }
 
-static _Noreturn void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("benchstat: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	usage(stderr);
-	exit(EXIT_BAD_INPUT);
-}
 
 static double opt_number(const char *name, const char *val)
 {

@@ -20,9 +20,7 @@ export CACHE=${CACHE:-$tmp/cache}
 . "$repo/tests/lib/assert.sh"
 # shellcheck source=bench/lib/lib.sh
 . "$repo/bench/lib/lib.sh"
-lib_init "$@"
-# shellcheck source=bench/lib/results.sh
-. "$repo/bench/lib/results.sh"
+lib_start "$0" "$@"
 results_init
 
 # A committed full main run under icount (two repeats of every row, the
@@ -60,18 +58,23 @@ scaled() {
 		'NR > 1 && $6 == "ok" && ($2 "," $3 "," $4 "," $7) == key { $8 = $8 * f } { print }' "$1"
 }
 
+# gate_scaled NAME KEY FACTOR RC LABEL: the main run with KEY's values
+# times FACTOR, as the tcg-icount run $tmp/NAME, gated against the main run
+gate_scaled() {
+	scaled "$main_run/runs.csv" "$2" "$3" | mkrun "$tmp/$1" tcg-icount
+	gate "$main_run" "$tmp/$1" "$4" "$5"
+}
+
 gate "$main_run" "$main_run" 2 "the main run against itself (the same directory)"
 check "  ... it says why" grep -q 'BASE and NEW are the same directory' "$tmp/err"
 mkdir "$tmp/copy"
 cp "$main_run/runs.csv" "$main_run/meta.env" "$tmp/copy/"
 gate "$main_run" "$tmp/copy" 0 "a copy of the main run"
 
-scaled "$main_run/runs.csv" on,key-off,randread-qd1,iops 0.97 | mkrun "$tmp/det" tcg-icount
-gate "$main_run" "$tmp/det" 1 "icount iops 3% lower (exact)"
+gate_scaled det on,key-off,randread-qd1,iops 0.97 1 "icount iops 3% lower (exact)"
 check "the row is marked REGRESSION" grep -q '^on/key-off/randread-qd1/iops .*REGRESSION slower' "$tmp/out"
 
-scaled "$main_run/runs.csv" on,key-off,perf-qd1,insns_per_call 1.05 | mkrun "$tmp/call" tcg-icount
-gate "$main_run" "$tmp/call" 1 "5% more instructions per call (exact)"
+gate_scaled call on,key-off,perf-qd1,insns_per_call 1.05 1 "5% more instructions per call (exact)"
 
 # issue 22: four instructions more per rule visited showed only in
 # blk_error_inject_insns_per_call, which did not gate
@@ -79,14 +82,11 @@ awk -F, -v OFS=, 'NR > 1 && $2 == "on" && $3 == "rules-1" && $7 == "blk_error_in
 	"$main_run/runs.csv" | mkrun "$tmp/rule" tcg-icount
 gate "$main_run" "$tmp/rule" 1 "blk_error_inject +4 instructions per call at rules-1 (exact)"
 check "  ... that row is the REGRESSION" grep -q '^on/rules-1/perf-qd1/blk_error_inject_insns_per_call .*REGRESSION slower: +4 instructions per call' "$tmp/out"
-scaled "$main_run/runs.csv" on,key-off,perf-qd1,calls_per_io 2 | mkrun "$tmp/calls" tcg-icount
-gate "$main_run" "$tmp/calls" 1 "twice the calls per I/O (exact)"
+gate_scaled calls on,key-off,perf-qd1,calls_per_io 2 1 "twice the calls per I/O (exact)"
 
-scaled "$main_run/runs.csv" on,key-off,perf-qd1,perf_share_pct 3 | mkrun "$tmp/rand" tcg-icount
-gate "$main_run" "$tmp/rand" 0 "a random metric tripled"
+gate_scaled rand on,key-off,perf-qd1,perf_share_pct 3 0 "a random metric tripled"
 
-scaled "$main_run/runs.csv" on,key-off,randread-qd1,iops 0.995 | mkrun "$tmp/small" tcg-icount
-gate "$main_run" "$tmp/small" 0 "icount iops 0.5% lower (within the 1% threshold)"
+gate_scaled small on,key-off,randread-qd1,iops 0.995 0 "icount iops 0.5% lower (within the 1% threshold)"
 awk -F, -v OFS=, 'NR > 1 && $2 == "on" && $3 == "key-off" && $4 == "randread-qd1" && $7 == "iops" { $8 = $8 * ($5 == 1 ? 0.985 : 0.995) } { print }' \
 	"$main_run/runs.csv" | mkrun "$tmp/near" tcg-icount
 gate "$main_run" "$tmp/near" 2 "icount iops 1.5% and 0.5% lower in two repeats: unclear"
@@ -222,8 +222,7 @@ gate "$main_run" "$tmp/onefailed" 2 "a group failed in NEW that was ok in BASE"
 sed 's/^\([0-9]*\),on,/\1,other,/; s/^\([0-9]*\),off,/\1,other2,/; s/^\([0-9]*\),on-nojl,/\1,x,/; s/^\([0-9]*\),nokey,/\1,y,/' \
 	"$main_run/runs.csv" | mkrun "$tmp/nomatch" tcg-icount
 gate "$main_run" "$tmp/nomatch" 2 "nothing matched"
-scaled "$main_run/runs.csv" on,key-off,randread-qd1,iops 0 | mkrun "$tmp/zero" tcg-icount
-gate "$main_run" "$tmp/zero" 2 "a gating value of 0"
+gate_scaled zero on,key-off,randread-qd1,iops 0 2 "a gating value of 0"
 awk -F, 'NR == 1 || !($2 == "on" && $3 == "rules-10" && $7 == "insns_per_call")' "$main_run/runs.csv" |
 	mkrun "$tmp/lacks" tcg-icount
 gate "$main_run" "$tmp/lacks" 2 "a gating group of BASE missing in NEW"

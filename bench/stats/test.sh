@@ -352,30 +352,33 @@ gen() {
 	}' >"$file"
 }
 
+# compare_new BASE NEW SPEC...: NEW made by gen from SPEC..., then run
+# "benchstat compare --accel kvm BASE NEW"
+compare_new() {
+	gen "$2" "${@:3}"
+	run "$bs" compare --accel kvm "$1" "$2"
+}
+
 # ------------------------------------------------ 1. power: underpowered
 # Issue 22: 8 gating IOPS rows, every one 50% lower, n=5 under kvm: the
 # smallest p is 2/252 and Holm over 8 makes it 0.063.  No regression can
 # be shown, so no "no regression" either: exit 2, saying what n is needed.
 gen "$tmp/b8.csv" 8:5:100000:100
-gen "$tmp/n8.csv" 8:5:50000:100
-run "$bs" compare --accel kvm "$tmp/b8.csv" "$tmp/n8.csv"
+compare_new "$tmp/b8.csv" "$tmp/n8.csv" 8:5:50000:100
 check "8 rows 50% lower at n=5: underpowered, exit 2" \
 	rc_and_stderr 2 "underpowered: 8 gating rows need n >= 6 per side"
 check "8 rows 50% lower at n=5: every row no-verdict, none REGRESSION" \
 	test "$(grep -c 'no-verdict: n=5+5: underpowered: Holm over 8 gating rows' "$tmp/out")" = 8
 gen "$tmp/b8.csv" 8:6:100000:100
-gen "$tmp/n8.csv" 8:6:50000:100
-run "$bs" compare --accel kvm "$tmp/b8.csv" "$tmp/n8.csv"
+compare_new "$tmp/b8.csv" "$tmp/n8.csv" 8:6:50000:100
 check "the same at n=6: 8 regressions, exit 1" eq "$rc,$(grep -c REGRESSION "$tmp/out")" 1,8
 # the default matrix: 48 gating rows, one 30% lower, n=5 -> 2; n=7 -> 1
 gen "$tmp/b48.csv" 48:5:100000:100
-gen "$tmp/n48.csv" 1:5:70000:100 47:5:100050:100
-run "$bs" compare --accel kvm "$tmp/b48.csv" "$tmp/n48.csv"
+compare_new "$tmp/b48.csv" "$tmp/n48.csv" 1:5:70000:100 47:5:100050:100
 check "48 rows, one 30% lower, n=5: exit 2, need n >= 7" \
 	rc_and_stderr 2 "underpowered: 48 gating rows need n >= 7 per side"
 gen "$tmp/b48.csv" 48:7:100000:100
-gen "$tmp/n48.csv" 1:7:70000:100 47:7:100050:100
-run "$bs" compare --accel kvm "$tmp/b48.csv" "$tmp/n48.csv"
+compare_new "$tmp/b48.csv" "$tmp/n48.csv" 1:7:70000:100 47:7:100050:100
 check "48 rows, one 30% lower, n=7: exit 1" eq "$rc" 1
 gen "$tmp/n48.csv" 1:5:70000:100 47:5:100050:100
 run "$bs" summary --accel kvm --baseline-config on --baseline-state s1 "$tmp/n48.csv"
@@ -388,21 +391,17 @@ check "summary: the same rule (47 rows 43% apart at n=5 against s1: underpowered
 # verdict either way ("unclear", exit 2), where the point estimate said
 # within-threshold and exit 0.
 gen "$tmp/bi.csv" 1:10:100000:120
-gen "$tmp/ni.csv" 1:10:99000:130
-run "$bs" compare --accel kvm "$tmp/bi.csv" "$tmp/ni.csv"
+compare_new "$tmp/bi.csv" "$tmp/ni.csv" 1:10:99000:130
 check "estimate -0.9%, CI straddling -1%: unclear, exit 2" \
 	rc_and_stderr 2 "unclear: 1 gating rows: the interval reaches beyond the 1% threshold"
 check "  ... and the text gives the interval" grep -Eq 'unclear: -0\.[0-9]+% but p=[0-9.e-]+; 95\.[0-9]% CI -1\.[0-9]+\.\.-0\.[0-9]+% straddles the 1% threshold' "$tmp/out"
-gen "$tmp/ni.csv" 1:10:99600:100
-run "$bs" compare --accel kvm "$tmp/bi.csv" "$tmp/ni.csv"
+compare_new "$tmp/bi.csv" "$tmp/ni.csv" 1:10:99600:100
 check "a -0.4% shift with the whole CI inside +-1%: within-threshold, exit 0" \
 	eq "$rc,$(grep -c 'within-threshold' "$tmp/out")" 0,1
-gen "$tmp/ni.csv" 1:10:97000:130
-run "$bs" compare --accel kvm "$tmp/bi.csv" "$tmp/ni.csv"
+compare_new "$tmp/bi.csv" "$tmp/ni.csv" 1:10:97000:130
 check "a -3% shift with the whole CI beyond -1%: slower, exit 1" eq "$rc" 1
 # faster stays out of the exit status, an interval straddling +1% as well
-gen "$tmp/ni.csv" 1:10:100900:130
-run "$bs" compare --accel kvm "$tmp/bi.csv" "$tmp/ni.csv"
+compare_new "$tmp/bi.csv" "$tmp/ni.csv" 1:10:100900:130
 check "+0.9% with the CI straddling +1%: unclear but not a possible regression, exit 0" \
 	eq "$rc,$(grep -c ' unclear: ' "$tmp/out")" 0,1
 
@@ -453,11 +452,9 @@ run "$bs" compare --accel kvm "$tmp/bd.csv" "$tmp/bd-copy.csv"
 check "a copy of BASE as NEW: compared (no change, exit 0)" eq "$rc" 0
 # 600 runs a side: past where C(m+n, m) overflows a double (GSL aborted)
 gen "$tmp/b600.csv" 1:600:100000:1
-gen "$tmp/n600.csv" 1:600:100000:1
-run "$bs" compare --accel kvm "$tmp/b600.csv" "$tmp/n600.csv"
+compare_new "$tmp/b600.csv" "$tmp/n600.csv" 1:600:100000:1
 check "600 runs a side, no change: exit 0 (no overflow, no abort)" eq "$rc" 0
-gen "$tmp/n600.csv" 1:600:97000:1
-run "$bs" compare --accel kvm "$tmp/b600.csv" "$tmp/n600.csv"
+compare_new "$tmp/b600.csv" "$tmp/n600.csv" 1:600:97000:1
 check "600 runs a side, 3% lower: exit 1, the normal approximation" \
 	eq "$rc,$(grep -c 'normal approx' "$tmp/out")" 1,1
 

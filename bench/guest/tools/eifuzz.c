@@ -37,6 +37,7 @@
 #include <inttypes.h>
 #include <linux/blkzoned.h>
 #include <linux/fs.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -1505,6 +1506,20 @@ static void usage(void)
 	exit(2);
 }
 
+/* An option's number: all of @arg, within @lo..@hi, else the usage. */
+static unsigned long long number_arg(const char *arg, unsigned long long lo,
+				     unsigned long long hi)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (!*arg || *end || errno || v < lo || v > hi)
+		usage();
+	return v;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t seed = 1;
@@ -1512,29 +1527,20 @@ int main(int argc, char **argv)
 	bool rates = false;
 	int opt, failed = -1;
 	struct timespec t0, t1;
-	char *end;
 
 	while ((opt = getopt(argc, argv, "s:n:t:S:rbT")) != -1) {
 		switch (opt) {
 		case 's':
-			seed = strtoull(optarg, &end, 0);
-			if (*end || !*optarg)
-				usage();
+			seed = number_arg(optarg, 0, UINT64_MAX);
 			break;
 		case 'n':
-			nsteps = strtoul(optarg, &end, 0);
-			if (*end || nsteps < 1 || nsteps > MAX_STEPS)
-				usage();
+			nsteps = number_arg(optarg, 1, MAX_STEPS);
 			break;
 		case 't':
-			opt_trials = strtoul(optarg, &end, 0);
-			if (*end || opt_trials < 20 || opt_trials > 100000)
-				usage();
+			opt_trials = number_arg(optarg, 20, 100000);
 			break;
 		case 'S':
-			opt_shrink_seconds = strtoul(optarg, &end, 0);
-			if (*end || !*optarg)
-				usage();
+			opt_shrink_seconds = number_arg(optarg, 0, UINT_MAX);
 			break;
 		case 'r':
 			rates = true;
