@@ -6,37 +6,18 @@
 #   TEST_CONFIGS="on" TESTS="001-readback 007-invalid" tests/run.sh
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../bench/lib/help.sh"
-
-# (not when sourced: bench/run/coverage.sh has its own -h)
-[[ ${BASH_SOURCE[0]} != "$0" ]] ||
-	help_answer "$0" "$@"
-
-TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench/lib/lib.sh
-. "$TESTS_DIR/../bench/lib/lib.sh"
-lib_init "$@"
+. "$(dirname "$0")/../bench/lib/lib.sh"
+lib_start "$0" "$@"
+# shellcheck source=bench/lib/guest-tests.sh
+. "$BENCH_DIR/lib/guest-tests.sh"
+guest_results_init
 
+TESTS_DIR=$REPO_DIR/tests
 TEST_CONFIGS=${TEST_CONFIGS:-debug on}
-TEST_TIMEOUT=${TEST_TIMEOUT:-1800}
-# Where a failed guest test's files go, as blktests keeps results/:
-# CONFIG/TEST.out.bad (its output), .dmesg (its kernel log), .status.
+# Where a failed test's files go, as blktests keeps results/: for a guest
+# test CONFIG/TEST.out.bad (its output), .dmesg (its kernel log), .status.
 TEST_RESULTS=${TEST_RESULTS:-$TESTS_DIR/results}
-PASSED=0
-FAILED=0
-SKIPPED=0
-FAILURES=()
-
-result() {
-	local name=$1 verdict=$2 detail=${3:-}
-	printf '%-44s %s %s\n' "$name" "$verdict" "$detail"
-	case $verdict in
-	PASS) PASSED=$((PASSED + 1)) ;;
-	SKIP) SKIPPED=$((SKIPPED + 1)) ;;
-	*) FAILED=$((FAILED + 1)); FAILURES+=("$name") ;;
-	esac
-}
 
 # host_test NAME COMMAND...: a host-side test passes when COMMAND exits 0.
 host_test() {
@@ -198,114 +179,6 @@ run_lab_tests() {
 	fi
 }
 
-# own_boot TEST: TEST declares OWN_BOOT=1 (a line of its file, read here,
-# not run): it gets a boot of its own.  Some reports come once per boot (a
-# WARN_ONCE, KASAN's first report, lockdep turning itself off), so a test
-# that must see one cannot share its boot with tests that may spend it.
-own_boot() {
-	grep -qx 'OWN_BOOT=1' "$TESTS_DIR/block/$1"
-}
-
-# selected_tests: the guest tests to run, TESTS or every one, in order.
-selected_tests() {
-	local t names
-	if [[ -n ${TESTS:-} ]]; then
-		read -ra names <<<"$TESTS"
-		printf '%s\n' "${names[@]}"
-		return
-	fi
-	for t in "$TESTS_DIR"/block/[0-9]*; do
-		[[ $t == *.out ]] || printf '%s\n' "${t##*/}"
-	done
-}
-
-# own_boot_dir CONFIG: where the runs of the tests with a boot of their
-# own go, one directory each (bench/run/coverage.sh reads them too).
-own_boot_dir() {
-	printf '%s/test-runs/%s-own\n' "$CACHE" "$1"
-}
-
-# run_guest_tests CONFIG: boot once for the tests that share a boot, then
-# once for each test that declares OWN_BOOT=1; report each test.
-run_guest_tests() {
-	local cfg=$1 name
-	local -a shared=() own=()
-	rm -rf "$(own_boot_dir "$cfg")"
-	while read -r name; do
-		if [[ ! -f $TESTS_DIR/block/$name || $name == *.out ]]; then
-			result "$cfg/$name" FAIL "(no such test)"
-		elif own_boot "$name"; then
-			own+=("$name")
-		else
-			shared+=("$name")
-		fi
-	done < <(selected_tests)
-	[[ ${#shared[@]} -eq 0 ]] || guest_boot "$cfg" "$CACHE/test-runs/$cfg" "${shared[@]}"
-	for name in "${own[@]}"; do
-		guest_boot "$cfg" "$(own_boot_dir "$cfg")/$name" "$name"
-	done
-}
-
-# save_test_files LOG DIR: the files the guest runner sent for its failed
-# tests (base64 between "=== out.bad|dmesg|status TEST ===" and
-# "=== end ===") into DIR/TEST.out.bad, DIR/TEST.dmesg, DIR/TEST.status.
-save_test_files() {
-	local f
-	mkdir -p "$2"
-	awk -v dir="$2" '
-		/^=== end ===$/ { if (file != "") close(file); file = ""; next }
-		/^=== (out\.bad|dmesg|status) [^ \/]+ ===$/ { file = dir "/" $3 "." $2 ".b64"; printf "" >file; next }
-		file != "" { print >file }
-	' "$1"
-	for f in "$2"/*.b64; do
-		[[ -e $f ]] || continue
-		base64 -d "$f" >"${f%.b64}"
-		rm -f "$f"
-	done
-}
-
-# guest_boot CONFIG OUT TEST...: boot CONFIG once into OUT, run the TESTs
-# in order, report each; a failed one's files go to TEST_RESULTS/CONFIG
-# (those of an earlier run of each TEST are removed first).
-# GUEST_ENV="K=V ..." gives the tests more variables (tests/mutants/run.sh:
-# STRESS_PROGRESS=1).
-guest_boot() {
-	local cfg=$1 out=$2 status=0 gate line name verdict detail alone='' what kv
-	local saved=$TEST_RESULTS/$1 bad
-	local -A reported=()
-	local -a envs=()
-	shift 2
-	for name in "$@"; do
-		rm -f "$saved/$name.out.bad" "$saved/$name.dmesg" "$saved/$name.status"
-	done
-	for kv in ${GUEST_ENV:-}; do envs+=(-e "$kv"); done
-	what="$# tests"
-	[[ $# -ne 1 ]] || { alone="$1: "; what="$1 alone"; }
-	gate=$(gate_site "$(kernel_build_dir "$cfg")" || true)
-	log "tests: booting $cfg for $what (gate site ${gate:-none})"
-	"$BENCH_DIR/vm/run-guest" -c "$cfg" -s 2 -t "$TEST_TIMEOUT" -o "$out" \
-		-f "$TESTS_DIR/block" -f "$TESTS_DIR/lib" -e "BENCH_GATE_ADDR=$gate" -e "TESTS=$*" "${envs[@]}" \
-		"$TESTS_DIR/guest/run-tests.sh" || status=$?
-	save_test_files "$out/result.log" "$saved"
-	while IFS= read -r line; do
-		if [[ $line =~ ^TEST\ ([^ ]+)\ (PASS|FAIL|SKIP)\ ?(.*)$ ]]; then
-			name=${BASH_REMATCH[1]} verdict=${BASH_REMATCH[2]} detail=${BASH_REMATCH[3]}
-			reported[$name]=1
-			bad=$saved/$name.out.bad
-			[[ $verdict != FAIL || ! -f $bad ]] || detail+=" (see ${bad#"$REPO_DIR"/})"
-			result "$cfg/$name" "$verdict" "$detail"
-		elif [[ $line == "    "* ]]; then
-			printf '%s\n' "$line"
-		fi
-	done <"$out/result.log"
-	for name in "$@"; do
-		[[ -n ${reported[$name]:-} ]] || result "$cfg/$name" FAIL "(not run: boot ended early)"
-	done
-	if [[ $status != 0 ]]; then
-		result "$cfg/boot" FAIL "$alone$(sed -n 's/^verdict=//p' "$out/meta")"
-	fi
-}
-
 main() {
 	local cfg
 	log "tests: host-side checks"
@@ -330,6 +203,4 @@ main() {
 	[[ $FAILED -eq 0 ]]
 }
 
-# Sourced (bench/run/coverage.sh runs the guest tests on the gcov config with
-# run_guest_tests), only the functions are wanted.
-[[ ${BASH_SOURCE[0]} != "$0" ]] || main "$@"
+main "$@"

@@ -24,8 +24,9 @@ shopt -s inherit_errexit
 driver_start coverage -- "$0" "$@"
 results_init
 # run_guest_tests and its result lines, as make test prints them.
-# shellcheck source=tests/run.sh
-. "$REPO_DIR/tests/run.sh"
+# shellcheck source=bench/lib/guest-tests.sh
+. "$BENCH_DIR/lib/guest-tests.sh"
+guest_results_init
 
 COVERAGE_CONFIG=gcov
 export FUZZ_SECONDS=${FUZZ_SECONDS:-120}

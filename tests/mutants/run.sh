@@ -18,14 +18,15 @@
 # status 0 when every mutant was killed and "none" passed, 1 otherwise.
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../../bench/lib/help.sh"
-help_answer "$0" "$@"
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../../bench/lib/lib.sh"
+lib_start "$0" "$@"
+# run_guest_tests and own_boot
+# shellcheck source=bench/lib/guest-tests.sh
+. "$BENCH_DIR/lib/guest-tests.sh"
+guest_results_init
 
 MUTANTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# run_guest_tests and own_boot, and bench/lib/lib.sh with them.
-# shellcheck source=tests/run.sh
-. "$MUTANTS_DIR/../run.sh"
 
 MUTANT_CONFIG=${MUTANT_CONFIG:-debug}
 MUTANTS_ROOT=$CACHE/variants/mutants

@@ -1,0 +1,148 @@
+# shellcheck shell=bash
+# Running the guest tests (tests/block) in QEMU, for make test
+# (tests/run.sh), make coverage (bench/run/coverage.sh, on the gcov config)
+# and the mutants (tests/mutants/run.sh): one boot for the tests that can
+# share one, one for each test that declares OWN_BOOT=1; a line per test
+# (result), and a failed test's output, dmesg and status brought back as
+# files, as blktests keeps NNN.out.bad.  Needs bench/lib/lib.sh (lib_init
+# done).  Sourcing it defines functions and nothing else; a caller counts
+# results from zero with guest_results_init.
+#
+# Settings: TESTS (the tests to run, default every one), TEST_TIMEOUT
+# (seconds a boot may take, default 1800), TEST_RESULTS (where failed
+# tests' files go, default tests/results), GUEST_ENV ("K=V ..." for the
+# tests).
+
+# guest_results_init: PASSED, FAILED, SKIPPED and FAILURES, which result
+# counts in, from zero.
+guest_results_init() {
+	PASSED=0
+	FAILED=0
+	SKIPPED=0
+	FAILURES=()
+}
+
+# result NAME VERDICT [DETAIL]: one test's line, counted.
+result() {
+	local name=$1 verdict=$2 detail=${3:-}
+	printf '%-44s %s %s\n' "$name" "$verdict" "$detail"
+	case $verdict in
+	PASS) PASSED=$((PASSED + 1)) ;;
+	SKIP) SKIPPED=$((SKIPPED + 1)) ;;
+	*) FAILED=$((FAILED + 1)); FAILURES+=("$name") ;;
+	esac
+}
+
+# guest_tests_dir: tests/, where the guest tests and their library are.
+guest_tests_dir() {
+	printf '%s/tests\n' "$REPO_DIR"
+}
+
+# own_boot TEST: TEST declares OWN_BOOT=1 (a line of its file, read here,
+# not run): it gets a boot of its own.  Some reports come once per boot (a
+# WARN_ONCE, KASAN's first report, lockdep turning itself off), so a test
+# that must see one cannot share its boot with tests that may spend it.
+own_boot() {
+	grep -qx 'OWN_BOOT=1' "$(guest_tests_dir)/block/$1"
+}
+
+# selected_tests: the guest tests to run, TESTS or every one, in order.
+selected_tests() {
+	local t names
+	if [[ -n ${TESTS:-} ]]; then
+		read -ra names <<<"$TESTS"
+		printf '%s\n' "${names[@]}"
+		return
+	fi
+	for t in "$(guest_tests_dir)"/block/[0-9]*; do
+		[[ $t == *.out ]] || printf '%s\n' "${t##*/}"
+	done
+}
+
+# own_boot_dir CONFIG: where the runs of the tests with a boot of their
+# own go, one directory each (bench/run/coverage.sh reads them too).
+own_boot_dir() {
+	printf '%s/test-runs/%s-own\n' "$CACHE" "$1"
+}
+
+# run_guest_tests CONFIG: boot once for the tests that share a boot, then
+# once for each test that declares OWN_BOOT=1; report each test.
+run_guest_tests() {
+	local cfg=$1 name
+	local -a shared=() own=()
+	rm -rf "$(own_boot_dir "$cfg")"
+	while read -r name; do
+		if [[ ! -f $(guest_tests_dir)/block/$name || $name == *.out ]]; then
+			result "$cfg/$name" FAIL "(no such test)"
+		elif own_boot "$name"; then
+			own+=("$name")
+		else
+			shared+=("$name")
+		fi
+	done < <(selected_tests)
+	[[ ${#shared[@]} -eq 0 ]] || guest_boot "$cfg" "$CACHE/test-runs/$cfg" "${shared[@]}"
+	for name in "${own[@]}"; do
+		guest_boot "$cfg" "$(own_boot_dir "$cfg")/$name" "$name"
+	done
+}
+
+# save_test_files LOG DIR: the files the guest runner sent for its failed
+# tests (base64 between "=== out.bad|dmesg|status TEST ===" and
+# "=== end ===") into DIR/TEST.out.bad, DIR/TEST.dmesg, DIR/TEST.status.
+save_test_files() {
+	local f
+	mkdir -p "$2"
+	awk -v dir="$2" '
+		/^=== end ===$/ { if (file != "") close(file); file = ""; next }
+		/^=== (out\.bad|dmesg|status) [^ \/]+ ===$/ { file = dir "/" $3 "." $2 ".b64"; printf "" >file; next }
+		file != "" { print >file }
+	' "$1"
+	for f in "$2"/*.b64; do
+		[[ -e $f ]] || continue
+		base64 -d "$f" >"${f%.b64}"
+		rm -f "$f"
+	done
+}
+
+# guest_boot CONFIG OUT TEST...: boot CONFIG once into OUT, run the TESTs
+# in order, report each; a failed one's files go to TEST_RESULTS/CONFIG
+# (those of an earlier run of each TEST are removed first).
+# GUEST_ENV="K=V ..." gives the tests more variables (tests/mutants/run.sh:
+# STRESS_PROGRESS=1).
+guest_boot() {
+	local cfg=$1 out=$2 status=0 gate line name verdict detail alone='' what kv
+	local saved=${TEST_RESULTS:-$(guest_tests_dir)/results}/$1 bad tests_dir
+	local -A reported=()
+	local -a envs=()
+	shift 2
+	for name in "$@"; do
+		rm -f "$saved/$name.out.bad" "$saved/$name.dmesg" "$saved/$name.status"
+	done
+	for kv in ${GUEST_ENV:-}; do envs+=(-e "$kv"); done
+	what="$# tests"
+	[[ $# -ne 1 ]] || { alone="$1: "; what="$1 alone"; }
+	tests_dir=$(guest_tests_dir)
+	gate=$(gate_site "$(kernel_build_dir "$cfg")" || true)
+	log "tests: booting $cfg for $what (gate site ${gate:-none})"
+	"$BENCH_DIR/vm/run-guest" -c "$cfg" -s 2 -t "${TEST_TIMEOUT:-1800}" -o "$out" \
+		-f "$tests_dir/block" -f "$tests_dir/lib" -e "BENCH_GATE_ADDR=$gate" -e "TESTS=$*" "${envs[@]}" \
+		"$tests_dir/guest/run-tests.sh" || status=$?
+	save_test_files "$out/result.log" "$saved"
+	while IFS= read -r line; do
+		if [[ $line =~ ^TEST\ ([^ ]+)\ (PASS|FAIL|SKIP)\ ?(.*)$ ]]; then
+			name=${BASH_REMATCH[1]} verdict=${BASH_REMATCH[2]} detail=${BASH_REMATCH[3]}
+			reported[$name]=1
+			bad=$saved/$name.out.bad
+			[[ $verdict != FAIL || ! -f $bad ]] || detail+=" (see ${bad#"$REPO_DIR"/})"
+			result "$cfg/$name" "$verdict" "$detail"
+		elif [[ $line == "    "* ]]; then
+			printf '%s\n' "$line"
+		fi
+	done <"$out/result.log"
+	for name in "$@"; do
+		[[ -n ${reported[$name]:-} ]] || result "$cfg/$name" FAIL "(not run: boot ended early)"
+	done
+	if [[ $status != 0 ]]; then
+		result "$cfg/boot" FAIL "$alone$(sed -n 's/^verdict=//p' "$out/meta")"
+	fi
+}
