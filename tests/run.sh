@@ -13,11 +13,8 @@ lib_start "$0" "$@"
 . "$BENCH_DIR/lib/guest-tests.sh"
 guest_results_init
 
-TESTS_DIR=$REPO_DIR/tests
+TESTS_DIR=$GUEST_TESTS_DIR
 TEST_CONFIGS=${TEST_CONFIGS:-debug on}
-# Where a failed test's files go, as blktests keeps results/: for a guest
-# test CONFIG/TEST.out.bad (its output), .dmesg (its kernel log), .status.
-TEST_RESULTS=${TEST_RESULTS:-$TESTS_DIR/results}
 
 # host_test NAME COMMAND...: a host-side test passes when COMMAND exits 0.
 host_test() {
@@ -127,7 +124,7 @@ expect_runner() {
 	local name=$1 want=$2 re=$3 out got=0 errlog bad diff=''
 	shift 3
 	out=$CACHE/test-runs/runner-$name
-	bad=$TEST_RESULTS/runner/$name.out.bad
+	bad=$(failed_files_dir runner)/$name.out.bad
 	errlog=$(mktemp)
 	rm -f "$bad"
 	"$BENCH_DIR/vm/run-guest" -c on -o "$out" "$@" >/dev/null 2>"$errlog" || got=$?

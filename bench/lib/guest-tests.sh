@@ -33,9 +33,13 @@ result() {
 	esac
 }
 
-# guest_tests_dir: tests/, where the guest tests and their library are.
-guest_tests_dir() {
-	printf '%s/tests\n' "$REPO_DIR"
+# tests/, where the guest tests and their library are.
+GUEST_TESTS_DIR=$(cd "${BASH_SOURCE[0]%/*}/../../tests" && pwd)
+
+# failed_files_dir NAME: where the files of NAME's failed tests go (NAME:
+# a config, or runner), as blktests keeps results/: TEST_RESULTS/NAME.
+failed_files_dir() {
+	printf '%s/%s\n' "${TEST_RESULTS:-$GUEST_TESTS_DIR/results}" "$1"
 }
 
 # own_boot TEST: TEST declares OWN_BOOT=1 (a line of its file, read here,
@@ -43,7 +47,7 @@ guest_tests_dir() {
 # WARN_ONCE, KASAN's first report, lockdep turning itself off), so a test
 # that must see one cannot share its boot with tests that may spend it.
 own_boot() {
-	grep -qx 'OWN_BOOT=1' "$(guest_tests_dir)/block/$1"
+	grep -qx 'OWN_BOOT=1' "$GUEST_TESTS_DIR/block/$1"
 }
 
 # selected_tests: the guest tests to run, TESTS or every one, in order.
@@ -54,7 +58,7 @@ selected_tests() {
 		printf '%s\n' "${names[@]}"
 		return
 	fi
-	for t in "$(guest_tests_dir)"/block/[0-9]*; do
+	for t in "$GUEST_TESTS_DIR"/block/[0-9]*; do
 		[[ $t == *.out ]] || printf '%s\n' "${t##*/}"
 	done
 }
@@ -72,7 +76,7 @@ run_guest_tests() {
 	local -a shared=() own=()
 	rm -rf "$(own_boot_dir "$cfg")"
 	while read -r name; do
-		if [[ ! -f $(guest_tests_dir)/block/$name || $name == *.out ]]; then
+		if [[ ! -f $GUEST_TESTS_DIR/block/$name || $name == *.out ]]; then
 			result "$cfg/$name" FAIL "(no such test)"
 		elif own_boot "$name"; then
 			own+=("$name")
@@ -111,22 +115,22 @@ save_test_files() {
 # STRESS_PROGRESS=1).
 guest_boot() {
 	local cfg=$1 out=$2 status=0 gate line name verdict detail alone='' what kv
-	local saved=${TEST_RESULTS:-$(guest_tests_dir)/results}/$1 bad tests_dir
+	local saved bad
 	local -A reported=()
 	local -a envs=()
 	shift 2
+	saved=$(failed_files_dir "$cfg")
 	for name in "$@"; do
 		rm -f "$saved/$name.out.bad" "$saved/$name.dmesg" "$saved/$name.status"
 	done
 	for kv in ${GUEST_ENV:-}; do envs+=(-e "$kv"); done
 	what="$# tests"
 	[[ $# -ne 1 ]] || { alone="$1: "; what="$1 alone"; }
-	tests_dir=$(guest_tests_dir)
 	gate=$(gate_site "$(kernel_build_dir "$cfg")" || true)
 	log "tests: booting $cfg for $what (gate site ${gate:-none})"
 	"$BENCH_DIR/vm/run-guest" -c "$cfg" -s 2 -t "${TEST_TIMEOUT:-1800}" -o "$out" \
-		-f "$tests_dir/block" -f "$tests_dir/lib" -e "BENCH_GATE_ADDR=$gate" -e "TESTS=$*" "${envs[@]}" \
-		"$tests_dir/guest/run-tests.sh" || status=$?
+		-f "$GUEST_TESTS_DIR/block" -f "$GUEST_TESTS_DIR/lib" -e "BENCH_GATE_ADDR=$gate" -e "TESTS=$*" "${envs[@]}" \
+		"$GUEST_TESTS_DIR/guest/run-tests.sh" || status=$?
 	save_test_files "$out/result.log" "$saved"
 	while IFS= read -r line; do
 		if [[ $line =~ ^TEST\ ([^ ]+)\ (PASS|FAIL|SKIP)\ ?(.*)$ ]]; then

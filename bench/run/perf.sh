@@ -103,7 +103,7 @@ perf_runs() {
 }
 
 main() {
-	local accel dir rows=() cfg state rep reps id run_accel k=0 n seq failed=0 kvm_repeats
+	local accel dir rows=() runs=() cfg state rep reps id run_accel k seq failed=0 kvm_repeats
 	accel=$("$BENCH_DIR/vm/run-guest" -A -c "${CONFIGS%% *}" -a "${ACCEL:-auto}")
 	if [[ $accel == tcg-icount ]]; then
 		[[ -z ${RESULTS_DIR:-} ]] || die_bad_input "under tcg-icount bench.sh already counted in its own boots; RESULTS_DIR is for kvm and tcg"
@@ -132,20 +132,18 @@ main() {
 	meta_set "$dir" PERF_ACCELS "tcg-icount$([[ $accel == kvm ]] && echo ' kvm')"
 	metrics_load "$(benchstat_bin)"
 	mapfile -t rows < <(matrix_rows)
-	n=$((${#rows[@]} * PERF_REPEATS))
-	[[ $accel != kvm ]] || n=$((n + ${#rows[@]} * kvm_repeats))
+	mapfile -t runs < <(perf_runs "$accel" "$kvm_repeats")
 	[[ $accel == kvm ]] || log "perf: no KVM here, so no PMU: cycles are not measured (instruction counts come from the TCG plugin)"
 	job_plan_start "$dir/job-plan"
-	perf_runs "$accel" "$kvm_repeats" | awk '{ print $1, $2 }' >"$dir/perf-plan"
+	printf '%s\n' "${runs[@]}" | awk '{ print $1, $2 }' >"$dir/perf-plan"
 	if [[ -s $JOB_PLAN ]]; then job_plan_replace perf <"$dir/perf-plan"; else cp "$dir/perf-plan" "$JOB_PLAN"; fi
 	rm -f "$dir/perf-plan"
-	k=0
-	while read -r -u 3 id _ run_accel rep reps cfg state; do
+	for k in "${!runs[@]}"; do
+		read -r id _ run_accel rep reps cfg state <<<"${runs[k]}"
 		seq=$((seq + 1))
-		k=$((k + 1))
-		job_step "$id" "perf $cfg/$state $run_accel$([[ $run_accel == kvm ]] && echo ', cycles from the vPMU') (run $k/$n, repeat $rep/$reps)"
+		job_step "$id" "perf $cfg/$state $run_accel$([[ $run_accel == kvm ]] && echo ', cycles from the vPMU') (run $((k + 1))/${#runs[@]}, repeat $rep/$reps)"
 		one_run "$seq" "$cfg" "$state" "$rep" "$run_accel" "$dir" || failed=$((failed + 1))
-	done 3< <(perf_runs "$accel" "$kvm_repeats")
+	done
 	job_step_end
 	[[ $JOB_PLAN != "$dir/job-plan" ]] || rm -f "$JOB_PLAN"*
 	# The raw outputs, archived by the tool (bench.sh's own are raw.tar.xz).
@@ -155,7 +153,7 @@ main() {
 	log "perf: $dir"
 	grep -E "^[^,]+,[^,]+,$WORKLOAD,(insns_per_call|blk_error_inject_insns_per_call)," "$dir/summary.csv" |
 		cut -d, -f1,2,4,8,21,22 | column -s, -t >&2 || true
-	((failed == 0)) || die "$failed of $n perf runs failed (see $dir/failures.txt); their rows are marked failed"
+	((failed == 0)) || die "$failed of ${#runs[@]} perf runs failed (see $dir/failures.txt); their rows are marked failed"
 }
 
 main "$@"
