@@ -31,23 +31,19 @@ help_usage() {
 	exit "$STATUS_BAD_INPUT"
 }
 
-# help_option SCRIPT FLAG VAR [ARG...]: for a SCRIPT whose one option is
-# FLAG VALUE, before its other arguments: when ARG... starts with FLAG,
-# VALUE into the variable VAR and OPTIND=3, else OPTIND=1, so that
-# "shift $((OPTIND - 1))" leaves the other arguments; FLAG without VALUE,
-# or another option, is a usage error (help_usage).
+# help_option SCRIPT FLAG VAR [ARG...]: getopts for a SCRIPT whose one
+# option is FLAG VALUE (-o DIR, say), before its other arguments: VALUE
+# into the variable VAR, OPTIND as getopts leaves it, so that
+# "shift $((OPTIND - 1))" leaves the other arguments; another option, or
+# FLAG without VALUE, is a usage error (help_usage).
 help_option() {
-	local script=$1 flag=$2
+	local script=$1 flag=$2 opt
 	local -n help_option_var=$3
 	shift 3
 	OPTIND=1
-	case ${1:-} in
-	"$flag")
-		[[ $# -ge 2 ]] || help_usage "$script"
+	while getopts "${flag#-}:" opt; do
+		[[ $opt != '?' ]] || help_usage "$script"
 		# shellcheck disable=SC2034 # a nameref: sets the caller's VAR
-		help_option_var=$2
-		OPTIND=3
-		;;
-	-?*) help_usage "$script" ;;
-	esac
+		help_option_var=$OPTARG
+	done
 }
