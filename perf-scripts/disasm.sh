@@ -72,7 +72,7 @@ live_bytes() {
 		rmmod null_blk
 	EOF
 	dir=$CACHE/runs/disasm-live
-	"$BENCH_DIR/vm/run-guest" -c on -o "$dir" -e "GATE=$gate" "$script" >&2
+	boot_guest "$dir" -c on -e "GATE=$gate" "$script" >&2
 	rm -f "$script"
 	printf '== live bytes at the gate %s in a running on guest (%s):\n' "$gate" \
 		"$(sed -n 's/^accel=//p' "$dir/meta")"

@@ -71,6 +71,8 @@ ROWS=$(
 2|usage: merge.sh [-o DIR] PIECE...|bench/lab/merge.sh
 2|results/no-such-run is not a piece of bench.sh --job (no meta.json)|bench/lab/merge.sh results/no-such-run
 2|a whole run needs no merge|bench/lab/merge.sh ${NEWEST%/}
+2|usage: bench/guest/bpf/build.sh BUILD_DIR OUT_FILE|bench/guest/bpf/build.sh
+2|$SCRATCH is not a configured kernel build (no .config)|bench/guest/bpf/build.sh $SCRATCH $SCRATCH/failbio
 2|usage: export-kcidb.sh RESULTS_DIR|bench/lab/export-kcidb.sh
 2|results/no-such-run is not a results directory (no summary.json|bench/lab/export-kcidb.sh results/no-such-run
 2|KCIDB_ORIGIN=My-Lab: KCIDB origins are [a-z0-9_]+|KCIDB_ORIGIN=My-Lab bench/lab/export-kcidb.sh ${NEWEST%/}

@@ -161,7 +161,7 @@ main() {
 		esac
 	done
 	shift $((OPTIND - 1))
-	[[ $# -ge 1 && -n $1 ]] || die "usage: lava-jobs.sh [-u URL] [-p PLUGIN] OUTDIR [ID...]"
+	[[ $# -ge 1 && -n $1 ]] || help_usage "$0"
 	out=$1
 	shift
 	[[ ! -e $out ]] || die "$out exists already"

@@ -261,7 +261,7 @@ main() {
 	local -A VALUE=() USED=()
 	help_option "$0" -o out "$@"
 	shift $((OPTIND - 1))
-	[[ $# -eq 2 ]] || die "usage: lava-results.sh [-o DIR] JOBDIR LOG"
+	[[ $# -eq 2 ]] || help_usage "$0"
 	jobdir=$1 LOG=$2
 	[[ -f $jobdir/piece/meta.json && -f $jobdir/boot.env ]] || die "$jobdir is not a job folder of lava-jobs.sh (no piece/meta.json, boot.env)"
 	[[ -f $LOG && -r $LOG ]] || die "$LOG: no such file"

@@ -95,7 +95,7 @@ main() {
 	local out='' p tmp failed=0
 	help_option "$0" -o out "$@"
 	shift $((OPTIND - 1))
-	[[ $# -ge 1 ]] || die "usage: merge.sh [-o DIR] PIECE... (directories written by bench.sh --job ID)"
+	[[ $# -ge 1 ]] || help_usage "$0"
 	for p in "$@"; do check_piece "$p"; done
 	check_same "$@"
 	check_jobs "$@"

@@ -128,7 +128,7 @@ guest_boot() {
 	[[ $# -ne 1 ]] || { alone="$1: "; what="$1 alone"; }
 	gate=$(gate_site "$(kernel_build_dir "$cfg")" || true)
 	log "tests: booting $cfg for $what (gate site ${gate:-none})"
-	"$BENCH_DIR/vm/run-guest" -c "$cfg" -s 2 -t "${TEST_TIMEOUT:-1800}" -o "$out" \
+	boot_guest "$out" -c "$cfg" -s 2 -t "${TEST_TIMEOUT:-1800}" \
 		-f "$GUEST_TESTS_DIR/block" -f "$GUEST_TESTS_DIR/lib" -e "BENCH_GATE_ADDR=$gate" -e "TESTS=$*" "${envs[@]}" \
 		"$GUEST_TESTS_DIR/guest/run-tests.sh" || status=$?
 	save_test_files "$out/result.log" "$saved"
@@ -147,6 +147,6 @@ guest_boot() {
 		[[ -n ${reported[$name]:-} ]] || result "$cfg/$name" FAIL "(not run: boot ended early)"
 	done
 	if [[ $status != 0 ]]; then
-		result "$cfg/boot" FAIL "$alone$(sed -n 's/^verdict=//p' "$out/meta")"
+		result "$cfg/boot" FAIL "$alone$(boot_verdict "$out" "$status")"
 	fi
 }

@@ -43,11 +43,16 @@ job_plan_start() {
 }
 
 # job_plan_replace KEY: the plan's line KEY becomes the lines on stdin (a
-# driver's placeholder for steps only a later script can list).
+# driver's placeholder for steps only a later script can list); a plan
+# still empty (the script runs on its own) becomes those lines.
 job_plan_replace() {
 	local lines
-	[[ -n ${JOB_PLAN:-} && -f $JOB_PLAN ]] || return 0
+	[[ -n ${JOB_PLAN:-} ]] || return 0
 	lines=$(cat)
+	if [[ ! -s $JOB_PLAN ]]; then
+		[[ -z $lines ]] || printf '%s\n' "$lines" >"$JOB_PLAN"
+		return 0
+	fi
 	awk -v key="$1" -v lines="$lines" '$1 == key { if (lines != "") print lines; next } { print }' "$JOB_PLAN" >"$JOB_PLAN.new"
 	mv "$JOB_PLAN.new" "$JOB_PLAN"
 }

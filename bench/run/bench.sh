@@ -357,13 +357,7 @@ run_boots() {
 	for line in "$@"; do
 		read -r seq cfg rep states <<<"$line"
 		printf '%s#%s %s\n' "$(boot_key "$cfg" "$states")" "$seq" "$(boot_estimate "$cfg" "$states")"
-	done >"$dir/boots-plan"
-	if [[ -s $JOB_PLAN ]]; then
-		job_plan_replace bench <"$dir/boots-plan"
-	else
-		cp "$dir/boots-plan" "$JOB_PLAN"
-	fi
-	rm -f "$dir/boots-plan"
+	done | job_plan_replace bench
 	log "bench: $# of $n boots under $ACCEL_USED into $dir"
 	prepare_boots "$@"
 	metrics_load "$(benchstat_bin)"

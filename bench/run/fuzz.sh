@@ -30,14 +30,14 @@ main() {
 	log "fuzz: $CONFIG, first seed $FUZZ_SEED, ${FUZZ_SECONDS}s (output $out)"
 	# A run that never finishes must still end: allow the boot and the
 	# last run (a few minutes at most on debug under TCG).
-	"$BENCH_DIR/vm/run-guest" -c "$CONFIG" -t $((FUZZ_SECONDS + 900)) -o "$out" \
+	boot_guest "$out" -c "$CONFIG" -t $((FUZZ_SECONDS + 900)) \
 		-e "FUZZ_SECONDS=$FUZZ_SECONDS" -e "FUZZ_SEED=$FUZZ_SEED" \
 		"$BENCH_DIR/guest/fuzz.sh" || status=$?
 	# The summary and any failure; not each passing run, nor the counts.
 	[[ ! -f $out/result.log ]] || awk '/^=== gcov-counts ===$/ { skip = 1 } !skip && !/^eifuzz .*no disagreement$|writes\/s, .* statistical checks$/
 		/^=== end ===$/ { skip = 0 }' "$out/result.log"
 	if [[ $status -ne 0 ]]; then
-		log "fuzz: FAILED ($(sed -n 's/^verdict=//p' "$out/meta")); every run is in $out/result.log"
+		log "fuzz: FAILED ($(boot_verdict "$out" "$status")); every run is in $out/result.log"
 		return 1
 	fi
 	log "fuzz: passed; every run is in $out/result.log"

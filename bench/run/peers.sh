@@ -30,8 +30,8 @@ export RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-peers}
 run_capabilities() {
 	local dir=$1
 	log "peers: capability tests in one peers boot"
-	"$BENCH_DIR/vm/run-guest" -c peers -a "$(meta_get "$dir" ACCEL)" \
-		-o "$CACHE/runs/peers-capability" "$BENCH_DIR/guest/peers-capability.sh" ||
+	boot_guest "$CACHE/runs/peers-capability" -c peers -a "$(meta_get "$dir" ACCEL)" \
+		"$BENCH_DIR/guest/peers-capability.sh" ||
 		die "capability tests failed (see $CACHE/runs/peers-capability/console.log)"
 	# report.sh turns this into the capability table.
 	grep '|' "$CACHE/runs/peers-capability/result.log" >"$dir/capability.txt"

@@ -135,9 +135,7 @@ main() {
 	mapfile -t runs < <(perf_runs "$accel" "$kvm_repeats")
 	[[ $accel == kvm ]] || log "perf: no KVM here, so no PMU: cycles are not measured (instruction counts come from the TCG plugin)"
 	job_plan_start "$dir/job-plan"
-	printf '%s\n' "${runs[@]}" | awk '{ print $1, $2 }' >"$dir/perf-plan"
-	if [[ -s $JOB_PLAN ]]; then job_plan_replace perf <"$dir/perf-plan"; else cp "$dir/perf-plan" "$JOB_PLAN"; fi
-	rm -f "$dir/perf-plan"
+	printf '%s\n' "${runs[@]}" | awk '{ print $1, $2 }' | job_plan_replace perf
 	for k in "${!runs[@]}"; do
 		read -r id _ run_accel rep reps cfg state <<<"${runs[k]}"
 		seq=$((seq + 1))

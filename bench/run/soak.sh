@@ -19,8 +19,7 @@ boot_once() {
 	script=$(mktemp)
 	printf '%s\n' 'grep -m1 -o -w -e la57 /proc/cpuinfo || echo "no la57"' \
 		'cut -d" " -f1 /proc/uptime' >"$script"
-	"$BENCH_DIR/vm/run-guest" -c "$cfg" -a "$accel" -t 600 -o "$out" "$script" \
-		>/dev/null 2>&1 || true
+	boot_guest -q "$out" -c "$cfg" -a "$accel" -t 600 "$script" || true
 	rm -f "$script"
 }
 

@@ -47,7 +47,8 @@ offsets() {
 
 main() {
 	local build=${1:-} out=${2:-} work
-	[[ $# -eq 2 && -f $build/.config ]] || die "usage: build.sh BUILD_DIR OUT_FILE (BUILD_DIR: a configured kernel build)"
+	[[ $# -eq 2 ]] || help_usage "$0"
+	[[ -f $build/.config ]] || die_bad_input "$build is not a configured kernel build (no .config)"
 	grep -q '^CONFIG_BPF_KPROBE_OVERRIDE=y' "$build/.config" ||
 		die "$build has no CONFIG_BPF_KPROBE_OVERRIDE: fail-bio cannot override should_fail_bio there"
 	for t in clang bpftool; do
