@@ -69,15 +69,15 @@ optypes = "6 4 8 12 10 14 1 3"
 ptopen(i) = word(optypes, int(i - 1) % 8 + 1) + 0
 rgbof(i) = word(colors, int(i - 1) % 8 + 1)
 
-# Key text for a config: its name, plus a short description for the
-# configs of bench/kernel/configs/ (see the first comment line of each .config).
-desc(c) = (c eq 'off') ? 'off: compiled out' \
-	: (c eq 'on') ? 'on: static key + per-disk bit' \
-	: (c eq 'on-nojl') ? 'on-nojl: key without jump labels' \
-	: (c eq 'nokey') ? 'nokey: per-disk bit only' \
-	: (c eq 'peers') ? 'peers: on + FAIL_MAKE_REQUEST + BPF_KPROBE_OVERRIDE, each mechanism idle' \
-	: (c eq 'off-layout') ? 'off-layout: off, functions 64-byte aligned' \
-	: c
+# Key text for a config: its name, and the legend the run recorded for its
+# build (meta.json BUILDS.CONFIG.legend, which make-plots.sh passes as the
+# words of legendconf and the double-quoted words of keylegend); a run
+# that recorded none shows the name alone.
+if (!exists("legendconf")) legendconf = ''
+if (!exists("keylegend")) keylegend = ''
+legend_at(c, i) = (i > words(legendconf)) ? c \
+	: (word(legendconf, i) eq c) ? c . ': ' . word(keylegend, i) : legend_at(c, i + 1)
+desc(c) = legend_at(c, 1)
 
 # The key (legend) is drawn by key.gp with labels, points and objects in
 # screen coordinates in the header, row by row (gnuplot's own key layout

@@ -126,6 +126,17 @@ elif [[ -r $metafile ]]; then
 else
 	echo "make-plots.sh: warning: $metafile not found; run id etc. unknown" >&2
 fi
+# The configs' legends as the run recorded them with its builds (not as
+# bench/kernel/configs/ says today): config names and double-quoted
+# legends, gnuplot's legendconf and keylegend (common.gp).
+legendconf='' keylegend=''
+if [[ -r $results/meta.json ]]; then
+	while IFS=$'\t' read -r key value; do
+		legendconf+="${legendconf:+ }$key"
+		keylegend+="${keylegend:+ }\"${value//\"/}\""
+	done < <(jq -r '.BUILDS // {} | to_entries[] | select((.value.legend // "") != "")
+		| [.key, (.value.legend | gsub("[[:cntrl:]]"; " "))] | @tsv' "$results/meta.json")
+fi
 run_id=${meta[RUN_ID]:-$(basename "$(cd "$results" && pwd)")}
 date=${meta[DATE]:-unknown date}
 accel=${meta[ACCEL]:-unknown}
@@ -264,6 +275,7 @@ render() {
 	mapfile -t -O "${#lines[@]}" lines < <(split_clauses "$sub")
 	vars="plotdir=$(gq "$here"); prefix=$(gq "$tmp/$name"); npanels=${info[npanels]}"
 	vars+="; keyconf=$(gq "${info[keyconf]:-}"); keycidx=$(gq "${info[keycidx]:-}")"
+	vars+="; legendconf=$(gq "$legendconf"); keylegend=$(gq "$keylegend")"
 	vars+="; title=$(gq "$(fit "$title")"); sub1=$(gq "$(fit "$sub1")"); sub2=$(gq "$(fit "$sub2")")"
 	for i in 0 1 2 3; do
 		vars+="; sub$((i + 3))=$(gq "$(fit "${lines[i]:-}")")"

@@ -288,10 +288,13 @@ make_kernel() {
 BUILD_RECIPE=1
 
 # What a build depends on besides the tree: the fragments and the recipe.
+# A fragment's legend (the words of a figure's key) is not one of them.
 build_inputs_hash() {
 	local cfg=$1
-	{ cat "$BENCH_DIR/kernel/configs/common.config" "$(config_fragment "$cfg")"; echo "$BUILD_RECIPE"; } |
-		sha256sum | cut -c1-16
+	{
+		grep -hv '^# legend:' "$BENCH_DIR/kernel/configs/common.config" "$(config_fragment "$cfg")"
+		echo "$BUILD_RECIPE"
+	} | sha256sum | cut -c1-16
 }
 
 # configure_config LABEL CONFIG SRC OUT: OUT/.config from tinyconfig, the

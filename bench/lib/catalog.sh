@@ -182,6 +182,12 @@ config_fragment() {
 	printf '%s\n' "$BENCH_DIR/kernel/configs/$1.config"
 }
 
+# config_legend CONFIG: the few words a figure's key gives CONFIG ("# legend:
+# TEXT" in its fragment; bench/lib/results.sh records them with the build).
+config_legend() {
+	sed -n 's/^# legend: *//p' "$(config_fragment "$1")" | sed -n 1p
+}
+
 # has_feature CONFIG: the config builds error injection in (its fragment
 # says so); one without it is measured in state "off" only.
 has_feature() {

@@ -197,14 +197,17 @@ split_blocks() {
 
 # build_identity CONFIG: a JSON object naming the build measured: the
 # vmlinux build-id (a hash the linker takes over the whole image, so on and
-# nokey differ though their .config is the same) and the .config's hash.
+# nokey differ though their .config is the same), the .config's hash, and
+# the legend the figures' keys give it (config_legend), so that a run's
+# figures made again later describe its builds, not today's.
 build_identity() {
 	local build
 	build=$(kernel_build_dir "$1")
 	jq -n --arg build_id "$(readelf -n "$build/vmlinux" 2>/dev/null | sed -n 's/^ *Build ID: *//p' | sed -n 1p)" \
 		--arg config_sha256 "$(sha256sum "$build/.config" 2>/dev/null | cut -c1-16)" \
 		--arg release "$(cat "$build/include/config/kernel.release" 2>/dev/null)" \
-		'{build_id: $build_id, config_sha256: $config_sha256, release: $release}'
+		--arg legend "$(config_legend "$1")" \
+		'{build_id: $build_id, config_sha256: $config_sha256, release: $release, legend: $legend}'
 }
 
 tool_version() {
