@@ -267,7 +267,7 @@ main() {
 	[[ -f $LOG && -r $LOG ]] || die "$LOG: no such file"
 	set_boot "$jobdir"
 	JOB_ID=$(meta_get "$jobdir/piece" JOB_ID)
-	out=${out:-${RESULTS_ROOT:-$REPO_DIR/results}/$(meta_get "$jobdir/piece" RUN_ID)}
+	out=${out:-$(results_root)/$(meta_get "$jobdir/piece" RUN_ID)}
 	[[ ! -e $out ]] || die "$out exists already"
 	mkdir -p "$(dirname "$out")"
 	NORM=$(mktemp) TMP_PIECE=''

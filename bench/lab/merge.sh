@@ -100,7 +100,7 @@ main() {
 	check_same "$@"
 	check_jobs "$@"
 	check_builds "$@"
-	[[ -n $out ]] || out=${RESULTS_ROOT:-$REPO_DIR/results}/${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$(meta_get "$1" ACCEL)-merged}
+	[[ -n $out ]] || out=$(results_root)/${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$(meta_get "$1" ACCEL)-merged}
 	[[ ! -e $out ]] || die "$out exists already"
 	mkdir -p "$out"
 	cp "$1/plan.txt" "$out/plan.txt"

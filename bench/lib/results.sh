@@ -182,6 +182,12 @@ matrix_rows() {
 	done
 }
 
+# results_root: where a run's directory is made: RESULTS_ROOT (checked by
+# the resolver), else the repository's results/.
+results_root() {
+	printf '%s\n' "${RESULTS_ROOT:-$REPO_DIR/results}"
+}
+
 # split_blocks LOG DIR: each "=== NAME ===" ... "=== end ===" block of LOG
 # into DIR/NAME (spaces in NAME become dashes).
 split_blocks() {

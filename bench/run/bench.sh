@@ -299,7 +299,7 @@ main() {
 	fi
 	log "bench: accelerator $ACCEL_USED, $BOOTS boots"
 	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED${JOB_ID:+-$JOB_ID}}
-	dir=${PLAN_DIR:-${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID}
+	dir=${PLAN_DIR:-$(results_root)/$RUN_ID}
 	[[ ! -e $dir ]] || die_bad_input "$dir exists already"
 	mkdir -p "$dir/raw"
 	mv "$plan_file" "$dir/plan.txt"

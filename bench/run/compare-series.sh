@@ -67,7 +67,7 @@ main() {
 		(KSRC=${s%%|*} SERIES=${s#*|} DIE_STATUS=$STATUS_BAD_INPUT resolve_variant) || exit "$STATUS_BAD_INPUT"
 	done
 	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-compare-series}
-	OUT=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
+	OUT=$(results_root)/$RUN_ID
 	[[ ! -e $OUT ]] || die_bad_input "$OUT exists already"
 	mkdir -p "$OUT"
 	log "compare-series: base KSRC=${base_ksrc:-default} SERIES=${base_series:-patches}"

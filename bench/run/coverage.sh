@@ -9,7 +9,8 @@
 # Builds the gcov config, boots it once for every test in tests/block (as
 # make test boots on; 011-kmemleak skips) and once for bench/run/fuzz.sh, takes
 # the counts out of each guest (gcov-counts in the image, a block of the
-# result log) and writes RESULTS_DIR (default results/<date>-coverage):
+# result log) and writes RESULTS_DIR (default RESULTS_ROOT/RUN_ID, RUN_ID
+# <date>-coverage):
 # tests.info, fuzz.info and both.info (lcov tracefiles, paths relative to
 # the tree), coverage.txt (the table and the lines never reached, with
 # their reasons from bench/report/coverage-reasons.txt), tests.txt (each test's
@@ -112,7 +113,7 @@ capture_test_boots() {
 main() {
 	local dir status=0 fuzz_out accel tests_pass
 	check_args "$@"
-	dir=${1:-$REPO_DIR/results/$(date +%Y%m%d-%H%M%S)-coverage}
+	dir=${1:-$(results_root)/${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-coverage}}
 	log "coverage: $COVERAGE_CONFIG, guest tests then ${FUZZ_SECONDS}s of fuzzing, into $dir"
 	"$BENCH_DIR/kernel/build.sh" build "$COVERAGE_CONFIG"
 	mkdir -p "$dir"

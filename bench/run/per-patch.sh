@@ -99,7 +99,7 @@ main() {
 	mapfile -t patches < <(series_patches "$SERIES_DIR")
 	n=${#patches[@]}
 	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-per-patch}
-	OUT=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
+	OUT=$(results_root)/$RUN_ID
 	[[ ! -e $OUT ]] || die_bad_input "$OUT exists already"
 	mkdir -p "$OUT/rows"
 	printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$OUT/runs.csv"

@@ -117,7 +117,7 @@ main() {
 		seq=$(tail -n +2 "$dir/runs.csv" | cut -d, -f1 | sort -n | tail -1)
 	else
 		RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-perf}
-		dir=$REPO_DIR/results/$RUN_ID
+		dir=$(results_root)/$RUN_ID
 		[[ ! -e $dir ]] || die_bad_input "$dir exists already"
 		mkdir -p "$dir/raw"
 		write_meta "$dir" tcg-icount "$BENCH_COMMAND"

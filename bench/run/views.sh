@@ -336,7 +336,7 @@ main() {
 		for v in "${views[@]}"; do drop_view "$v"; done
 	else
 		RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED-views}
-		DIR=${RESULTS_ROOT:-$REPO_DIR/results}/$RUN_ID
+		DIR=$(results_root)/$RUN_ID
 		[[ ! -e $DIR ]] || die_bad_input "$DIR exists already"
 		mkdir -p "$DIR/raw"
 		if plan_for views; then
