@@ -83,6 +83,7 @@ run_host_tests() {
 	host_test "one parser per tool: committed raw output gives the committed rows; bad input exits 2" bash "$TESTS_DIR/host/parsers.sh"
 	host_test "one exit-status table: each command's statuses, the docs carry it" bash "$TESTS_DIR/host/exit-status.sh"
 	host_test "sourcing a bench/lib library does nothing: no file, no output" bash "$TESTS_DIR/host/sourcing.sh"
+	host_test "one pipeline: every boot through boot_guest, every run under results_root" bash "$TESTS_DIR/host/pipeline.sh"
 	host_test "KCIDB export of a committed run" bash "$TESTS_DIR/export-kcidb.sh"
 	host_test "LAVA logs and results into rows; failed and malformed ones" bash "$TESTS_DIR/lava-results.sh"
 	host_test "coverage table of a fixture tracefile" bash "$REPO_DIR/tests/coverage-table-test.sh"
