@@ -326,8 +326,8 @@ config_distance() {
 # tree and patches whose .config differs least from OUT's (at most
 # SEED_MAX_DIFF lines), keeping OUT's .config.  kbuild then recompiles only
 # the objects that the differing symbols reach, as after any change of
-# .config: for on after off, the 140 of 1054 objects that depend on
-# BLK_ERROR_INJECTION, where ccache would still preprocess every object.
+# .config: for on after off, 166 compilations instead of the 994 of a
+# build from nothing, which ccache would each still have to preprocess.
 seed_build() {
 	local label=$1 cfg=$2 tree=$3 src=$4 out=$5 c dir n best='' best_n=$SEED_MAX_DIFF patches
 	[[ ! -e $out/vmlinux ]] || return 0
