@@ -111,12 +111,25 @@ unquote() {
 	printf '%s' "${out//[[:cntrl:]]/ }"
 }
 
+# The run's meta.json (bench/lib/results.sh write_meta) in one read: its
+# flat keys, then the configs' legends as the run recorded them with its
+# builds (not as bench/kernel/configs/ says today), as config names and
+# double-quoted legends for gnuplot's legendconf and keylegend (common.gp).
 declare -A meta=()
+legendconf='' keylegend=''
 if [[ -r $results/meta.json ]]; then
-	# written by bench/lib/results.sh write_meta with jq --arg: read with jq
-	while IFS=$'\t' read -r key value; do
-		meta[$key]=$value
-	done < <(jq -r 'to_entries[] | select(.value | type != "object") | [.key, (.value | tostring | gsub("[[:cntrl:]]"; " "))] | @tsv' "$results/meta.json")
+	while IFS=$'\t' read -r kind key value; do
+		if [[ $kind == meta ]]; then
+			meta[$key]=$value
+			continue
+		fi
+		legendconf+="${legendconf:+ }$key"
+		keylegend+="${keylegend:+ }\"${value//\"/}\""
+	done < <(jq -r '(to_entries[] | select(.value | type != "object")
+			| ["meta", .key, (.value | tostring | gsub("[[:cntrl:]]"; " "))]),
+		(.BUILDS // {} | to_entries[] | select((.value.legend // "") != "")
+			| ["legend", .key, (.value.legend | gsub("[[:cntrl:]]"; " "))])
+		| @tsv' "$results/meta.json")
 elif [[ -r $metafile ]]; then
 	while IFS= read -r line || [[ -n $line ]]; do
 		line=${line%$'\r'}
@@ -125,17 +138,6 @@ elif [[ -r $metafile ]]; then
 	done <"$metafile"
 else
 	echo "make-plots.sh: warning: $metafile not found; run id etc. unknown" >&2
-fi
-# The configs' legends as the run recorded them with its builds (not as
-# bench/kernel/configs/ says today): config names and double-quoted
-# legends, gnuplot's legendconf and keylegend (common.gp).
-legendconf='' keylegend=''
-if [[ -r $results/meta.json ]]; then
-	while IFS=$'\t' read -r key value; do
-		legendconf+="${legendconf:+ }$key"
-		keylegend+="${keylegend:+ }\"${value//\"/}\""
-	done < <(jq -r '.BUILDS // {} | to_entries[] | select((.value.legend // "") != "")
-		| [.key, (.value.legend | gsub("[[:cntrl:]]"; " "))] | @tsv' "$results/meta.json")
 fi
 run_id=${meta[RUN_ID]:-$(basename "$(cd "$results" && pwd)")}
 date=${meta[DATE]:-unknown date}

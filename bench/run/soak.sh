@@ -13,14 +13,16 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/../lib/lib.sh"
 lib_start "$0" "$@"
 
-# boot_once CONFIG ACCEL OUTDIR: one boot; its status lands in OUTDIR/meta.
+# boot_once CONFIG ACCEL OUTDIR: one boot; its verdict (boot_verdict) in
+# OUTDIR.verdict, so that the parallel boots' results are read after wait.
 boot_once() {
-	local cfg=$1 accel=$2 out=$3 script
+	local cfg=$1 accel=$2 out=$3 script status=0
 	script=$(mktemp)
 	printf '%s\n' 'grep -m1 -o -w -e la57 /proc/cpuinfo || echo "no la57"' \
 		'cut -d" " -f1 /proc/uptime' >"$script"
-	boot_guest -q "$out" -c "$cfg" -a "$accel" -t 600 "$script" || true
+	boot_guest -q "$out" -c "$cfg" -a "$accel" -t 600 "$script" || status=$?
 	rm -f "$script"
+	boot_verdict "$out" "$status" >"$out.verdict"
 }
 
 main() {
@@ -50,9 +52,8 @@ main() {
 		done
 		wait
 		for ((k = i; k < i + par && k <= n; k++)); do
-			verdict=$(sed -n 's/^verdict=//p' "$dir/$k/meta" 2>/dev/null || true)
-			printf 'boot %3d  %-8s %s\n' "$k" "$(head -1 "$dir/$k/result.log" 2>/dev/null || true)" \
-				"${verdict:-no verdict (runner did not finish)}"
+			verdict=$(cat "$dir/$k.verdict")
+			printf 'boot %3d  %-8s %s\n' "$k" "$(head -1 "$dir/$k/result.log" 2>/dev/null || true)" "$verdict"
 			if [[ $verdict != ok ]]; then
 				bad=$((bad + 1))
 				[[ -n $first_bad ]] || first_bad=$k
