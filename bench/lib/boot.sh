@@ -24,8 +24,10 @@ boot_guest() {
 # ended with STATUS: the runner's verdict, or, where the runner left none
 # (it refused its arguments), its status and the last line of OUT.log.
 boot_verdict() {
-	local verdict
-	verdict=$(sed -n 's/^verdict=//p' "$1/meta" 2>/dev/null)
+	local verdict=''
+	# no meta when the runner refused its arguments or died before it
+	# wrote one: not an error here, where errexit may be on
+	[[ ! -f $1/meta ]] || verdict=$(sed -n 's/^verdict=//p' "$1/meta")
 	[[ -n $verdict ]] || verdict="run-guest exit $2$([[ ! -s $1.log ]] || printf ': %s' "$(tail -n 1 "$1.log")")"
 	printf '%s\n' "$verdict"
 }

@@ -64,7 +64,9 @@ main() {
 	printf '%s: %d boots of %s under %s, %d at a time: %d clean, %d with a problem\n' \
 		"boot-soak" "$n" "$cfg" "$accel" "$par" $((n - bad)) "$bad"
 	if [[ $bad -gt 0 ]]; then
-		printf 'first problem: boot %s, console in %s/%s/console.log\n' "$first_bad" "$dir" "$first_bad"
+		k=$dir/$first_bad/console.log
+		[[ -f $k ]] || k="$dir/$first_bad.log (the runner's output; no console)"
+		printf 'first problem: boot %s, console in %s\n' "$first_bad" "$k"
 		return "$STATUS_FAILED"
 	fi
 }

@@ -7,6 +7,8 @@
 #     it directly.
 #   - Every run's directory is made under results_root
 #     (bench/lib/results.sh): no driver names the repository's results/.
+#   - boot_verdict says why a boot the runner refused ended (no meta
+#     written) with errexit on, as in soak.sh's background boots.
 # A line that breaks a rule is named in the failure.
 #
 #   tests/host/pipeline.sh
@@ -32,6 +34,15 @@ hits() {
 	printf '%s' "${out//$'\n'/; }"
 }
 
+# refused_verdict: boot_verdict of a boot whose runner refused its
+# arguments (a log line, no OUT/meta), in a shell with errexit on.
+refused_verdict() {
+	mkdir -p "$SCRATCH/refused"
+	printf 'run-guest: -a kvm: /dev/kvm is missing\n' >"$SCRATCH/refused.log"
+	bash -c 'set -euo pipefail; shopt -s inherit_errexit; . "$1"; boot_verdict "$2" 4' _ \
+		"$REPO_DIR/bench/lib/boot.sh" "$SCRATCH/refused"
+}
+
 main() {
 	local out
 	out=$(hits 'vm/run-guest"' 'bench/lib/boot\.sh:|run-guest" -A |^[^:]*:[0-9]+:[[:space:]]*#')
@@ -40,6 +51,9 @@ main() {
 	check "every run's directory is made under results_root${out:+ (not: $out)}" test -z "$out"
 	out=$(hits '^(boot_guest|boot_collect|results_root)\(\)' '^bench/lib/(boot|results)\.sh:')
 	check "boot_guest, boot_collect and results_root are defined once${out:+ (not: $out)}" test -z "$out"
+	out=$(refused_verdict 2>&1 || true)
+	check "boot_verdict of a refused boot under errexit: '$out'" \
+		test "$out" = "run-guest exit 4: run-guest: -a kvm: /dev/kvm is missing"
 	finish
 }
 
