@@ -131,6 +131,7 @@ ROWS=$(
 2|per-patch.sh: SERIES=none|SERIES=none bench/run/per-patch.sh
 2|soak.sh: -n 0|bench/run/soak.sh -n 0
 2|soak.sh: an unknown option|bench/run/soak.sh -x
+2|mutants/run.sh: an unknown mutant|tests/mutants/run.sh bogus
 0|compare-series.sh -h|bench/run/compare-series.sh -h
 1|compare-series.sh: a side that could not be measured|BASE_KSRC=$S/ktree BASE_SERIES=none RESULTS_ROOT=$S RUN_ID=cs bench/run/compare-series.sh
 2|compare-series.sh: an unknown argument|bench/run/compare-series.sh bogus

@@ -19,10 +19,12 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/../lib/assert.sh"
 scratch_init
 
-# scripts: the tracked shell scripts of the stages (not tests/, whose
-# checks call the runner to test it)
+# scripts: the tracked shell scripts of the stages and the mutation
+# runs, a driver of its own (not the rest of tests/, whose checks call
+# the runner to test it)
 scripts() {
-	git -C "$REPO_DIR" ls-files 'bench/*.sh' 'bench/vm/*' 'bench/plan/*' 'perf-scripts/*.sh' 'plots/*.sh' |
+	git -C "$REPO_DIR" ls-files 'bench/*.sh' 'bench/vm/*' 'bench/plan/*' 'perf-scripts/*.sh' 'plots/*.sh' \
+		'tests/mutants/*.sh' |
 		grep -vx 'bench/vm/run-guest'
 }
 

@@ -11,11 +11,12 @@
 # Settings: MUTANT_CONFIG (default debug); KEEP_BUILDS=1 keeps the mutants'
 # build (one variant root, $CACHE/variants/mutants, shared by every mutant
 # so that each rebuilds only what it changes; else removed at the end).
-# Output: DIR (default results/<date>-mutants): summary.md (a table: mutant,
-# test, result, what the test printed or the kernel reported), and for each
-# mutant and test the runner's lines (MUTANT.TEST.txt) and the console's
-# kernel-report and stress-progress lines (MUTANT.TEST.console).  Exit
-# status 0 when every mutant was killed and "none" passed, 1 otherwise.
+# Output: DIR (default <date>-mutants under RESULTS_ROOT, else results/):
+# summary.md (a table: mutant, test, result, what the test printed or the
+# kernel reported), and for each mutant and test the runner's lines
+# (MUTANT.TEST.txt) and the console's kernel-report and stress-progress
+# lines (MUTANT.TEST.console).  Exit status 0 when every mutant was killed
+# and "none" passed, 1 otherwise, 2 for an unknown mutant.
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
@@ -123,10 +124,10 @@ main() {
 	shift $((OPTIND - 1))
 	if [[ $# -gt 0 ]]; then mutants=("$@"); else mapfile -t mutants < <(all_mutants); fi
 	for m in "${mutants[@]}"; do
-		[[ -n $(mutant_tests "$m") ]] || die "unknown mutant '$m' (valid: $(all_mutants | one_line))"
+		[[ -n $(mutant_tests "$m") ]] || die_bad_input "unknown mutant '$m' (valid: $(all_mutants | one_line))"
 		[[ $m == none || -f $MUTANTS_DIR/$m.patch ]] || die "mutant $m: no $MUTANTS_DIR/$m.patch"
 	done
-	out=${out:-$REPO_DIR/results/$(date +%Y%m%d)-mutants}
+	out=${out:-$(results_root)/$(date +%Y%m%d)-mutants}
 	mkdir -p "$out"
 	[[ -f $out/summary.md ]] || printf '| mutant | test | result | what the test printed, or the kernel reported |\n|---|---|---|---|\n' >"$out/summary.md"
 	for m in "${mutants[@]}"; do
