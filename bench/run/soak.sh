@@ -26,7 +26,7 @@ boot_once() {
 }
 
 main() {
-	local cfg=debug n=30 par=2 accel=auto opt dir i k verdict bad=0 first_bad=''
+	local cfg=debug n=30 par=2 accel=auto opt dir i k verdict console bad=0 first_bad=''
 	while getopts 'c:n:j:a:' opt; do
 		case $opt in
 		c) cfg=$OPTARG ;;
@@ -64,9 +64,9 @@ main() {
 	printf '%s: %d boots of %s under %s, %d at a time: %d clean, %d with a problem\n' \
 		"boot-soak" "$n" "$cfg" "$accel" "$par" $((n - bad)) "$bad"
 	if [[ $bad -gt 0 ]]; then
-		k=$dir/$first_bad/console.log
-		[[ -f $k ]] || k="$dir/$first_bad.log (the runner's output; no console)"
-		printf 'first problem: boot %s, console in %s\n' "$first_bad" "$k"
+		console=$dir/$first_bad/console.log
+		[[ -f $console ]] || console="$dir/$first_bad.log (the runner's output; no console)"
+		printf 'first problem: boot %s, console in %s\n' "$first_bad" "$console"
 		return "$STATUS_FAILED"
 	fi
 }
