@@ -75,7 +75,6 @@ fuzz_disk() {
 	[ "$rc" -eq 0 ] || { disagreements=$((disagreements + 1)); return 1; }
 }
 
-echo 4 >/proc/sys/kernel/printk
 dmesg -c >/dev/null
 # On the gcov config: count the campaign only, not the boot (no-op elsewhere).
 gcov-counts reset
