@@ -3,7 +3,8 @@
 #
 #   build.sh tree NAME              sync source tree NAME with its patches
 #   build.sh build CONFIG...        build configs out of tree (O=)
-#   build.sh check                  apply, build and checkpatch each prefix
+#   build.sh check                  checkpatch each patch, build each prefix
+#                                   with on, with JUMP_LABEL=n and for i386
 #   build.sh defines TREE SYMBOL    exit 0 when TREE's Kconfig defines SYMBOL
 #   build.sh objects CONFIG [OBJ...]  only OBJs of CONFIG: configure, make
 #                                    prepare, compile those the .config
@@ -392,14 +393,46 @@ checkpatch() {
 		--ignore FILE_PATH_CHANGES "$@"
 }
 
-# Apply the series to a pristine tree, build every prefix of it and run
-# checkpatch on every patch, the ablation patches included.
+# check_build LABEL SRC OUT ARCH FRAGMENT...: configure OUT (tinyconfig of
+# ARCH plus the fragments), check that kconfig kept what they ask, build.
+# ARCH goes to make on its command line (kbuild's ARCH from the
+# environment is refused): x86_64, or i386 for the 32-bit compile.
+check_build() {
+	local label=$1 src=$2 out=$3 arch=$4
+	shift 4
+	mkdir -p "$out"
+	make -C "$src" O="$out" ARCH="$arch" -s tinyconfig >"$out/config.log" 2>&1 ||
+		die_with_log "$label: tinyconfig failed" "$out/config.log"
+	ARCH=$arch "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" \
+		>>"$out/config.log" 2>&1 || die_with_log "$label: merge_config failed" "$out/config.log"
+	make -C "$src" O="$out" ARCH="$arch" -s olddefconfig >>"$out/config.log" 2>&1 ||
+		die_with_log "$label: olddefconfig failed" "$out/config.log"
+	verify_config "$src" "$out" "$@" || die "$label: .config does not match the fragments (see $out/config.log)"
+	log "$label: make -j$JOBS ARCH=$arch (log: $out/build.log)"
+	make -C "$src" O="$out" ARCH="$arch" -j"$JOBS" CC="ccache gcc" \
+		>"$out/build.log" 2>&1 || die_with_log "$label: build failed" "$out/build.log"
+	if grep -E '^[^ ]*(error-injection|blk-core|blk-sysfs|genhd)\.c:[0-9]+:[0-9]+: warning' \
+		"$out/build.log" >&2; then
+		die "$label: the series' files compile with warnings"
+	fi
+}
+
+# Apply the series to a pristine tree, run checkpatch on every patch (the
+# ablation and instrumentation patches included) and build every prefix
+# three ways, each in a build directory of its own so that each prefix
+# compiles only what it changes: with the on fragment (x86_64); with
+# CONFIG_JUMP_LABEL=n (the feature selects JUMP_LABEL where the
+# architecture has it, so a prefix that adds the feature gets the nojl
+# ablation, which drops the select, on top: the static key then compiles
+# as a plain count, as on an architecture without jump labels); and as a
+# 32-bit i386 tinyconfig with block, debugfs and the feature.
 cmd_check() {
-	local patches extra src out i n p failed=0
+	local patches src root i n p failed=0 nojl t0 frag feature
+	local -a with
 	ensure_pristine
 	mapfile -t patches < <(tree_patches main)
 	n=${#patches[@]}
-	for p in "${patches[@]}" "$PATCH_DIR"/ablation/*.patch; do
+	for p in "${patches[@]}" "$PATCH_DIR"/ablation/*.patch "$PATCH_DIR"/instrument/*.patch; do
 		if checkpatch "$p" >"$CACHE/checkpatch.log" 2>&1; then
 			log "checkpatch ok: ${p#"$PATCH_DIR"/}"
 		else
@@ -410,18 +443,40 @@ cmd_check() {
 	done
 	[[ $failed -eq 0 ]] || die "checkpatch found problems"
 	src=$(tree_dir check)
-	out=$(tree_build_dir check check)
+	root=$(tree_root check)/build
+	nojl=$PATCH_DIR/ablation/nojl-do-not-select-jump-label.patch
+	# The fragments, with and without the feature (a prefix before it
+	# cannot have it, and verify_config would rightly stop at that).
+	frag=$CACHE/check-fragments
+	mkdir -p "$frag"
+	cp "$BENCH_DIR/kernel/configs/on.config" "$frag/on.config"
+	grep -v BLK_ERROR_INJECTION "$BENCH_DIR/kernel/configs/on.config" >"$frag/on-nofeature.config"
+	printf '# CONFIG_JUMP_LABEL is not set\n' >"$frag/nojl.config"
+	printf 'CONFIG_BLOCK=y\nCONFIG_DEBUG_FS=y\nCONFIG_BLK_ERROR_INJECTION=y\n' >"$frag/i386.config"
+	printf 'CONFIG_BLOCK=y\nCONFIG_DEBUG_FS=y\n' >"$frag/i386-nofeature.config"
 	for ((i = 1; i <= n; i++)); do
+		t0=$(date +%s)
 		log "[prefix $i/$n] ${patches[i - 1]##*/}"
 		sync_tree "$src" "${patches[@]:0:i}"
-		configure "$src" "$out" "$BENCH_DIR/kernel/configs/common.config" "$BENCH_DIR/kernel/configs/on.config"
-		make_kernel "$src" "$out" "[prefix $i/$n]"
+		with=("${patches[@]:0:i}")
+		if kconfig_defines "$src" CONFIG_BLK_ERROR_INJECTION; then
+			feature='' with+=("$nojl")
+		else
+			feature=-nofeature
+		fi
+		check_build "[prefix $i/$n, on]" "$src" "$root/check-on" x86_64 \
+			"$BENCH_DIR/kernel/configs/common.config" "$frag/on$feature.config"
+		check_build "[prefix $i/$n, i386]" "$src" "$root/check-i386" i386 "$frag/i386$feature.config"
+		sync_tree "$src" "${with[@]}"
+		check_build "[prefix $i/$n, JUMP_LABEL=n]" "$src" "$root/check-nojl" x86_64 \
+			"$BENCH_DIR/kernel/configs/common.config" "$frag/on$feature.config" "$frag/nojl.config"
+		log "[prefix $i/$n] built three ways in $(($(date +%s) - t0))s"
 	done
-	for extra in "$PATCH_DIR"/ablation/*.patch; do
-		log "[ablation] ${extra##*/} applies on the series"
-		sync_tree "$src" "${patches[@]}" "$extra"
+	for p in "$PATCH_DIR"/ablation/*.patch "$PATCH_DIR"/instrument/*.patch; do
+		log "[not for merging] ${p#"$PATCH_DIR"/} applies on the series"
+		sync_tree "$src" "${patches[@]}" "$p"
 	done
-	log "patches-check: all $n prefixes build, checkpatch clean"
+	log "patches-check: all $n prefixes build with on, with JUMP_LABEL=n and for i386; checkpatch clean"
 }
 
 # object_built SRC CONFIG_FILE OBJECT: whether OBJECT's directory Makefile
