@@ -67,6 +67,9 @@ checkpatch_series() {
 		"$CACHE/src/pristine/scripts/checkpatch.pl" --strict --no-tree \
 			--ignore FILE_PATH_CHANGES -q "$p" || return 1
 	done
+	# the guest tests' own kernel module is kernel C too
+	"$CACHE/src/pristine/scripts/checkpatch.pl" --strict --no-tree -q -f \
+		"$REPO_DIR"/bench/guest/kmod/*.c
 }
 
 run_host_tests() {

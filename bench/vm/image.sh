@@ -4,7 +4,8 @@
 #   image.sh base            busybox, fio, perf, xfs_io, dmsetup, kmod, jq (with
 #                            their shared-library closure), our static guest
 #                            tools, gcov-counts and /init: base.cpio
-#   image.sh modules CONFIG  the config's kernel modules, and for a config
+#   image.sh modules CONFIG  the config's kernel modules, the tests' own
+#                            (bench/guest/kmod) built for it, and for a config
 #                            that can override should_fail_bio() the BPF
 #                            tool failbio made for its build (bench/guest/bpf):
 #                            modules-CONFIG.cpio
@@ -26,7 +27,7 @@ lib_start "$0" "$@"
 
 IMAGE_DIR=$CACHE/images
 GUEST_BINARIES=(/usr/bin/fio /usr/bin/perf /usr/sbin/xfs_io /usr/sbin/dmsetup /bin/kmod /usr/bin/jq)
-GUEST_TOOLS=(blkio ewrite kpeek eifuzz clockio eistress)
+GUEST_TOOLS=(blkio ewrite kpeek eifuzz clockio eistress eirace)
 
 # Pack directory $1 into the newc cpio archive $2, owned by root.
 pack_cpio() {
@@ -113,12 +114,28 @@ has_failbio() {
 	grep -q '^CONFIG_BPF_KPROBE_OVERRIDE=y' "$1/.config"
 }
 
+# build_test_modules BUILD_DIR ROOT: the guest tests' own kernel modules
+# (bench/guest/kmod: zappend, which submits a zone append) built against
+# BUILD_DIR, into ROOT/lib/modules/RELEASE/extra, and ROOT's modules.dep
+# made again so that modprobe finds them.
+build_test_modules() {
+	local build=$1 root=$2 release tmp
+	release=$(cat "$build/include/config/kernel.release")
+	tmp=$(mktemp -d "$IMAGE_DIR/kmod.XXXXXX")
+	cp "$BENCH_DIR"/guest/kmod/* "$tmp/"
+	make -C "$build" M="$tmp" modules >"$tmp/build.log" 2>&1 ||
+		die_with_log "building the test modules (bench/guest/kmod) against $build failed" "$tmp/build.log"
+	install -D -m 644 "$tmp/zappend.ko" "$root/lib/modules/$release/extra/zappend.ko"
+	depmod -b "$root" "$release"
+	rm -rf "$tmp"
+}
+
 cmd_modules() {
 	local cfg=$1 build out stamp root
 	build=$(kernel_build_dir "$cfg")
 	out=$(modules_image "$cfg")
 	check_built "$cfg"
-	stamp=$(cat "$build/.blkinject-stamp")
+	stamp="$(cat "$build/.blkinject-stamp") kmod-$(cat "$BENCH_DIR"/guest/kmod/* | sha256sum | cut -c1-16)"
 	if has_failbio "$build"; then
 		stamp+=" failbio-$(cat "$BENCH_DIR"/guest/bpf/* | sha256sum | cut -c1-16)"
 	fi
@@ -131,6 +148,7 @@ cmd_modules() {
 	root=$(mktemp -d "$(dirname "$out")/mod.XXXXXX")
 	cp -a "$build/modroot/lib" "$root/lib"
 	find "$root/lib/modules" -maxdepth 2 \( -name build -o -name source \) -type l -delete
+	build_test_modules "$build" "$root"
 	if has_failbio "$build"; then
 		log "image: building failbio for $cfg"
 		"$BENCH_DIR/guest/bpf/build.sh" "$build" "$root/usr/bin/failbio"

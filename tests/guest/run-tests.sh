@@ -78,6 +78,8 @@ for t in ${TESTS:-$(all_tests)}; do
 			tail -20 "/tmp/out/$t" | sed 's/^/    /'
 		fi
 		grep -E -A12 "$SPLAT" "/tmp/out/$t.dmesg" | head -30 | sed 's/^/    dmesg: /'
+		# A mutation run needs only the first failure (tests/mutants/score.sh).
+		[ -z "${STOP_AFTER_FAIL:-}" ] || break
 	fi
 done
 gcov-counts dump
