@@ -1,0 +1,239 @@
+#!/usr/bin/env bash
+# The mutation score of the series (make mutants): every mutant that
+# tests/mutants/generate.sh makes of the series' code is built as a
+# variant of on (only the objects it changes are compiled again) and
+# booted with the guest tests; it is killed when one of them fails.  A
+# mutant of the concurrency class (deleted locks, RCU and key calls, RCU
+# forms made plain, reorderings) that survives on is run on debug too
+# (KASAN, lockdep, full preemption) with the tests of concurrent use.  A
+# concurrency kill is repeated, the killing test alone in a boot of its
+# own, MUTANT_REPEATS times, and its rate reported.  A benchmark, not part
+# of make test: a build and one to MUTANT_REPEATS + 2 boots per mutant.
+#
+#   tests/mutants/score.sh [-o DIR] [ID...]     (default: every mutant)
+#
+# Resumable: each mutant's verdict is a file in DIR/verdicts, and a mutant
+# with one is not run again; a run stopped (or out of time) goes on where
+# it stopped when started again with the same DIR.  Settings:
+# MUTANT_REPEATS (default 20; 0: none), MUTANT_DEBUG (default 1: the
+# concurrency class on debug too), MUTANT_LIMIT (stop after running this
+# many mutants, default 0: all), MUTANT_TESTS_DEBUG (the tests run on
+# debug).  Output in DIR (default <date>-mutants under RESULTS_ROOT, else
+# results/): mutants/ (the patches and index.tsv), verdicts/ID (one line:
+# VERDICT CONFIG TEST DETAIL), logs/, and summary.md (the score table
+# and every mutant's line, made again after each mutant).  Equivalent
+# mutants, each with its argument, are in tests/mutants/equivalent.tsv.
+# Exit status: 0 when every mutant run is killed or argued equivalent, 1
+# otherwise, 2 bad input.
+set -euo pipefail
+shopt -s inherit_errexit
+# shellcheck source=bench/lib/lib.sh
+. "$(dirname "$0")/../../bench/lib/lib.sh"
+lib_start "$0" "$@"
+# shellcheck source=bench/lib/guest-tests.sh
+. "$BENCH_DIR/lib/guest-tests.sh"
+
+MUTANTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+MUTANTS_ROOT=$CACHE/variants/mutants
+MUTANT_REPEATS=${MUTANT_REPEATS:-20}
+MUTANT_DEBUG=${MUTANT_DEBUG:-1}
+MUTANT_LIMIT=${MUTANT_LIMIT:-0}
+MUTANT_TESTS_DEBUG=${MUTANT_TESTS_DEBUG:-"022-key-count 023-writers 024-read-removeall 025-data-intact 010-concurrency 018-removal-race 019-rcu-stress 009-lifecycle"}
+EQUIVALENT=$MUTANTS_DIR/equivalent.tsv
+
+# seed_root CONFIG: before the first mutant, the mutants' variant root gets
+# a copy of CONFIG's build of the series and of its tree (links: the tree
+# is only ever replaced file by file), times kept, so that a mutant
+# compiles only what it changes, not the kernel.
+seed_root() {
+	local cfg=$1 from=$CACHE
+	[[ ! -e $MUTANTS_ROOT/build/$cfg/vmlinux ]] || return 0
+	[[ -e $from/build/$cfg/vmlinux ]] || "$BENCH_DIR/kernel/build.sh" build "$cfg" >&2
+	mkdir -p "$MUTANTS_ROOT/build"
+	if [[ ! -d $MUTANTS_ROOT/src/tree-main ]]; then
+		mkdir -p "$MUTANTS_ROOT/src"
+		cp -al "$from/src/tree-main" "$MUTANTS_ROOT/src/tree-main"
+	fi
+	log "mutants: seeding $cfg from $from/build/$cfg"
+	cp -a "$(readlink -f "$from/build/$cfg")" "$MUTANTS_ROOT/build/$cfg"
+}
+
+# series_with ID DIR: a series directory for SERIES=: patches/ and the
+# mutant last.
+series_with() {
+	local id=$1 gen=$2 dir=$CACHE/mutants/series p
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	: >"$dir/series"
+	while read -r p; do
+		cp "$p" "$dir/"
+		basename "$p" >>"$dir/series"
+	done < <(series_patches "$REPO_DIR/patches")
+	cp "$gen/$id.patch" "$dir/mutant.patch"
+	echo mutant.patch >>"$dir/series"
+	printf '%s\n' "$dir"
+}
+
+# mutant_variant: SERIES= the mutant's series (series_with), built in the
+# one variant root of every mutant (MUTANTS_ROOT), not in a root of its
+# own: its tree is synced to the series by content, so make compiles only
+# what the mutant changes.
+mutant_variant() {
+	export SERIES=$CACHE/mutants/series
+	unset VARIANT_FOR
+	resolve_variant
+	export VARIANT_ROOT=$MUTANTS_ROOT
+}
+
+# build_mutant ID GEN CONFIG LOG: build CONFIG with the mutant.
+build_mutant() {
+	series_with "$1" "$2" >/dev/null
+	(
+		mutant_variant
+		"$BENCH_DIR/kernel/build.sh" build "$3"
+	) >"$4" 2>&1
+}
+
+# boot_tests CONFIG LOG TEST...: the TESTs in one boot of the mutants'
+# CONFIG, stopping at the first failure; prints "TEST DETAIL" of the
+# first that failed, nothing when all passed.
+boot_tests() {
+	local cfg=$1 log=$2
+	shift 2
+	(
+		mutant_variant
+		guest_results_init
+		TESTS="$*" GUEST_ENV="STOP_AFTER_FAIL=1" TEST_RESULTS=$CACHE/mutants/results \
+			run_guest_tests "$cfg"
+	) >"$log" 2>&1 || true
+	awk -v c="$cfg/" 'index($1, c) == 1 && $2 == "FAIL" {
+		t = substr($1, length(c) + 1); $1 = ""; $2 = ""; sub(/^ +/, ""); print t, $0; exit }' "$log"
+}
+
+# all_tests: every guest test, in order.
+all_tests() {
+	TESTS='' selected_tests | paste -sd' ' -
+}
+
+# run_mutant ID GEN OUT: build, boot, verdict.
+run_mutant() {
+	local id=$1 gen=$2 out=$3 class fail t0 test k n kills
+	class=$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$gen/index.tsv")
+	t0=$(date +%s)
+	log "mutant $id ($class): building on"
+	if ! build_mutant "$id" "$gen" on "$out/logs/$id.build.log"; then
+		verdict "$out" "$id" stillborn on - "does not compile" "$t0"
+		return
+	fi
+	log "mutant $id: the guest tests on on"
+	# shellcheck disable=SC2046 # the tests, one word each
+	fail=$(boot_tests on "$out/logs/$id.on.log" $(all_tests))
+	if [[ -z $fail && $class == concurrency && $MUTANT_DEBUG == 1 ]]; then
+		log "mutant $id: survived on; building debug"
+		if ! build_mutant "$id" "$gen" debug "$out/logs/$id.build-debug.log"; then
+			verdict "$out" "$id" stillborn debug - "does not compile" "$t0"
+			return
+		fi
+		log "mutant $id: the concurrency tests on debug"
+		# shellcheck disable=SC2086 # the tests, one word each
+		fail=$(boot_tests debug "$out/logs/$id.debug.log" $MUTANT_TESTS_DEBUG)
+		[[ -z $fail ]] || fail="debug $fail"
+	else
+		[[ -z $fail ]] || fail="on $fail"
+	fi
+	if [[ -z $fail ]]; then
+		verdict "$out" "$id" survived - - "every test passed" "$t0"
+		return
+	fi
+	read -r cfg test detail <<<"$fail"
+	kills=""
+	if [[ $class == concurrency && $MUTANT_REPEATS -gt 0 ]]; then
+		k=0
+		for ((n = 1; n <= MUTANT_REPEATS; n++)); do
+			log "mutant $id: repeat $n of $MUTANT_REPEATS of $test on $cfg"
+			[[ -z $(boot_tests "$cfg" "$out/logs/$id.repeat-$n.log" "$test") ]] || k=$((k + 1))
+		done
+		kills="; killed in $k of $MUTANT_REPEATS repeats"
+	fi
+	verdict "$out" "$id" killed "$cfg" "$test" "${detail:-}$kills" "$t0"
+}
+
+# verdict OUT ID VERDICT CONFIG TEST DETAIL T0: the mutant's verdict file.
+verdict() {
+	printf '%s\t%s\t%s\t%s\t%ss\n' "$3" "$4" "$5" "$6" "$(($(date +%s) - $7))" >"$1/verdicts/$2"
+	log "mutant $2: $3${5:+ by $5 on $4}"
+}
+
+# summary GEN OUT: the score table and one line per mutant.
+summary() {
+	local gen=$1 out=$2
+	awk -F'\t' -v vdir="$out/verdicts" -v eqfile="$EQUIVALENT" '
+		BEGIN { while ((getline l < eqfile) > 0) if (l !~ /^#/ && l != "") { split(l, f, "\t"); eq[f[1]] = f[2] } }
+		{
+			id = $1; file = vdir "/" id; v = "not run"; cfg = test = detail = took = ""
+			if ((getline l < file) > 0) { split(l, f, "\t"); v = f[1]; cfg = f[2]; test = f[3]; detail = f[4]; took = f[5] }
+			close(file)
+			if (v == "survived" && (id in eq)) { v = "equivalent"; detail = eq[id] }
+			n[v]++; cls[$2, v]++
+			gsub(/\|/, "\\|", $6); gsub(/\|/, "\\|", $7); gsub(/\|/, "\\|", detail)
+			row[NR] = sprintf("| %s | %s | %s:%s | `%s` | `%s` | %s | %s | %s | %s |", id, $2, $4, $5, $6, $7, v, (test == "-" ? "" : cfg " " test), detail, took)
+		}
+		END {
+			print "| verdict | logic | concurrency | all |"
+			print "|---|---|---|---|"
+			split("killed,survived,equivalent,stillborn,not run", vs, ",")
+			for (i = 1; i <= 5; i++)
+				printf "| %s | %d | %d | %d |\n", vs[i], cls["logic", vs[i]], cls["concurrency", vs[i]], n[vs[i]]
+			print ""
+			print "| mutant | class | where | original | mutated | verdict | killed by | detail | time |"
+			print "|---|---|---|---|---|---|---|---|---|"
+			for (i = 1; i <= NR; i++) print row[i]
+		}' "$gen/index.tsv" >"$out/summary.md"
+}
+
+main() {
+	local out="" gen id ran=0 bad=0 t0
+	local -a ids
+	help_option "$0" -o out "$@"
+	shift $((OPTIND - 1))
+	[[ $MUTANT_REPEATS =~ ^[0-9]+$ ]] || die_bad_input "MUTANT_REPEATS=$MUTANT_REPEATS: want a count (0 or more)"
+	[[ $MUTANT_DEBUG == [01] ]] || die_bad_input "MUTANT_DEBUG=$MUTANT_DEBUG: want 0 or 1"
+	[[ $MUTANT_LIMIT =~ ^[0-9]+$ ]] || die_bad_input "MUTANT_LIMIT=$MUTANT_LIMIT: want a count (0: all)"
+	t0=$(date +%s)
+	out=${out:-$(results_root)/$(date +%Y%m%d)-mutants}
+	gen=$out/mutants
+	mkdir -p "$out/verdicts" "$out/logs"
+	if [[ ! -f $gen/index.tsv ]]; then
+		"$BENCH_DIR/kernel/build.sh" tree main >&2
+		"$MUTANTS_DIR/generate.sh" "$CACHE/src/tree-main" "$gen"
+	fi
+	if [[ $# -gt 0 ]]; then
+		ids=("$@")
+		for id in "${ids[@]}"; do
+			[[ -f $gen/$id.patch ]] || die_bad_input "unknown mutant '$id' (see $gen/index.tsv)"
+		done
+	else
+		# the concurrency class first: it is what the run is for
+		mapfile -t ids < <(awk -F'\t' '$2 == "concurrency" { print $1 }' "$gen/index.tsv"
+			awk -F'\t' '$2 != "concurrency" { print $1 }' "$gen/index.tsv")
+	fi
+	seed_root on
+	[[ $MUTANT_DEBUG == 0 ]] || seed_root debug
+	for id in "${ids[@]}"; do
+		[[ ! -f $out/verdicts/$id ]] || continue
+		if [[ $MUTANT_LIMIT -gt 0 && $ran -ge $MUTANT_LIMIT ]]; then
+			log "mutants: stopping after $ran (MUTANT_LIMIT)"
+			break
+		fi
+		run_mutant "$id" "$gen" "$out"
+		ran=$((ran + 1))
+		summary "$gen" "$out"
+	done
+	summary "$gen" "$out"
+	printf '%s\n' "$(($(date +%s) - t0))" >>"$out/wall-seconds"
+	cat "$out/summary.md"
+	grep -q '| survived |' <(sed -n '/^| mutant /,$p' "$out/summary.md") && bad=1
+	return "$bad"
+}
+
+main "$@"
