@@ -30,7 +30,7 @@ export BENCH_T0 := $(shell date +%s)
 export BENCH_COMMAND := $(strip make $(MAKEOVERRIDES) $(MAKECMDGOALS))
 
 .PHONY: all quick help deps kernels patches-check image shell test bench perf \
-	disasm plots report compare peers views fuzz coverage boot-soak clean-cache \
+	disasm plots report compare peers views fuzz coverage mutants boot-soak clean-cache \
 	per-patch compare-series static
 
 all:
@@ -45,7 +45,7 @@ help:
 	@echo "targets:"
 	@echo "  all (default)  quick  test  deps  kernels  patches-check  image  shell"
 	@echo "  bench  perf  disasm  plots  report  compare  peers  views  fuzz  coverage"
-	@echo "  boot-soak  per-patch  compare-series  static  clean-cache  help"
+	@echo "  mutants  boot-soak  per-patch  compare-series  static  clean-cache  help"
 	@echo "  make kernels         build CONFIGS"
 	@echo "  make patches-check   checkpatch and build every prefix of the series"
 	@echo "  make shell           boot CONFIG to a shell on the console"
@@ -71,6 +71,10 @@ help:
 	@echo "  make coverage        gcov line/branch coverage of the series' kernel code by"
 	@echo "                       the guest tests and a fuzz campaign (FUZZ_SECONDS=120)"
 	@echo "                       on the gcov config, into results/<date>-coverage"
+	@echo "  make mutants         the mutation score: each generated mutant of the series"
+	@echo "                       built and booted with the guest tests (MUTANT_REPEATS,"
+	@echo "                       MUTANT_DEBUG, MUTANT_LIMIT, MUTANT_OUT: resumable;"
+	@echo "                       tests/mutants/score.sh), into results/<date>-mutants"
 	@echo "  make boot-soak       30 debug boots, 2 at a time: any kernel report fails"
 	@echo "variables (make VAR=... or the environment):"
 	@echo "  (each command's settings, their values and where each came from:"
@@ -149,6 +153,9 @@ fuzz:
 
 coverage:
 	$(RUN) -d coverage -- bench/run/coverage.sh
+
+mutants:
+	$(RUN) -d mutants -- tests/mutants/score.sh
 
 boot-soak:
 	$(RUN) -d -b CONFIG soak -- bench/run/soak.sh -c @CONFIG@ -n @SOAK_BOOTS@ -j @GUEST_JOBS@

@@ -17,9 +17,9 @@
 # it stopped when started again with the same DIR.  Settings:
 # MUTANT_REPEATS (default 20; 0: none), MUTANT_DEBUG (default 1: the
 # concurrency class on debug too), MUTANT_LIMIT (stop after running this
-# many mutants, default 0: all), MUTANT_TESTS_DEBUG (the tests run on
-# debug).  Output in DIR (default <date>-mutants under RESULTS_ROOT, else
-# results/): mutants/ (the patches and index.tsv), verdicts/ID (one line:
+# many mutants, default 0: all), MUTANT_OUT (DIR), MUTANT_TESTS_DEBUG (the
+# tests run on debug).  Output in DIR (default <date>-mutants under
+# RESULTS_ROOT, else results/): mutants/ (the patches and index.tsv), verdicts/ID (one line:
 # VERDICT CONFIG TEST DETAIL), logs/, and summary.md (the score table
 # and every mutant's line, made again after each mutant).  Equivalent
 # mutants, each with its argument, are in tests/mutants/equivalent.tsv.
@@ -200,7 +200,7 @@ main() {
 	[[ $MUTANT_DEBUG == [01] ]] || die_bad_input "MUTANT_DEBUG=$MUTANT_DEBUG: want 0 or 1"
 	[[ $MUTANT_LIMIT =~ ^[0-9]+$ ]] || die_bad_input "MUTANT_LIMIT=$MUTANT_LIMIT: want a count (0: all)"
 	t0=$(date +%s)
-	out=${out:-$(results_root)/$(date +%Y%m%d)-mutants}
+	out=${out:-${MUTANT_OUT:-$(results_root)/$(date +%Y%m%d)-mutants}}
 	gen=$out/mutants
 	mkdir -p "$out/verdicts" "$out/logs"
 	if [[ ! -f $gen/index.tsv ]]; then
