@@ -132,6 +132,8 @@ ROWS=$(
 2|soak.sh: -n 0|bench/run/soak.sh -n 0
 2|soak.sh: an unknown option|bench/run/soak.sh -x
 2|mutants/run.sh: an unknown mutant|tests/mutants/run.sh bogus
+2|mutants/score.sh: a bad MUTANT_REPEATS|MUTANT_REPEATS=many tests/mutants/score.sh
+2|mutants/generate.sh: not a tree with the series|tests/mutants/generate.sh $S $S/gen
 0|compare-series.sh -h|bench/run/compare-series.sh -h
 1|compare-series.sh: a side that could not be measured|BASE_KSRC=$S/ktree BASE_SERIES=none RESULTS_ROOT=$S RUN_ID=cs bench/run/compare-series.sh
 2|compare-series.sh: an unknown argument|bench/run/compare-series.sh bogus

@@ -25,7 +25,7 @@ scripts() {
 		bench/vm/image.sh bench/vm/run-guest bench/report/report.sh \
 		bench/report/coverage-table.sh \
 		bench/plan/resolve bench/plan/run plots/*.sh perf-scripts/*.sh \
-		tests/run.sh tests/mutants/run.sh
+		tests/run.sh tests/mutants/run.sh tests/mutants/score.sh tests/mutants/generate.sh
 	cd "$REPO_DIR" && printf '%s\n' bench/lab/*.sh | grep -vxE 'bench/lab/lava(-guest)?\.sh'
 }
 

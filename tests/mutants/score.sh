@@ -38,7 +38,7 @@ MUTANTS_ROOT=$CACHE/variants/mutants
 MUTANT_REPEATS=${MUTANT_REPEATS:-20}
 MUTANT_DEBUG=${MUTANT_DEBUG:-1}
 MUTANT_LIMIT=${MUTANT_LIMIT:-0}
-MUTANT_TESTS_DEBUG=${MUTANT_TESTS_DEBUG:-"022-key-count 023-writers 024-read-removeall 025-data-intact 010-concurrency 018-removal-race 019-rcu-stress 009-lifecycle"}
+MUTANT_TESTS_DEBUG=${MUTANT_TESTS_DEBUG:-"022-key-count 023-writers 024-read-removeall 025-data-intact 010-concurrency 018-removal-race 019-rcu-stress 009-lifecycle 011-kmemleak"}
 EQUIVALENT=$MUTANTS_DIR/equivalent.tsv
 
 # seed_root CONFIG: before the first mutant, the mutants' variant root gets
