@@ -22,7 +22,7 @@
  *                  adds 16 rules and writes removeall; every line A read
  *                  must be a whole rule as the file prints it
  *   verify         task A, at SCHED_FIFO on CPU 0 and waking every
- *                  millisecond, reads sectors 0-7 and compares them with
+ *                  250 us, reads sectors 0-7 and compares them with
  *                  what was written there, while this task, on CPU 0
  *                  too, adds 16 WRITE rules far from them and writes
  *                  removeall; no read may fail or return other data
@@ -241,12 +241,15 @@ static int read_errno(unsigned long long sector)
 
 /*
  * A racer: waits for a byte on its pipe, writes its command, reports the
- * result on the common pipe, until the pipe closes.
+ * result on the common pipe, until the pipe closes.  SHUT: the write ends
+ * of both racers' pipes, which it must not hold open.
  */
-static void racer(int cpu, int go, int done, const char *cmd)
+static void racer(int cpu, int go, int done, const char *cmd, const int *shut)
 {
 	char c;
 
+	close(shut[0]);
+	close(shut[1]);
 	pin(cpu);
 	while (read(go, &c, 1) == 1) {
 		c = (char)write_cmd(cmd);
@@ -287,11 +290,11 @@ static void pattern(unsigned char *buf)
 		buf[i] = (unsigned char)(i * 7 + 1);
 }
 
-/* The data reader of verify: preempts the writer every millisecond. */
+/* The data reader of verify: preempts the writer every 250 microseconds. */
 static void verifier(void)
 {
 	struct sched_param param = { .sched_priority = 1 };
-	struct timespec ms = { 0, 1000000 };
+	struct timespec pause = { 0, 250000 };
 	unsigned char want[VERIFY_LEN], *buf;
 	int fd;
 
@@ -302,7 +305,7 @@ static void verifier(void)
 	if (fd < 0 || posix_memalign((void **)&buf, 4096, VERIFY_LEN))
 		_exit(2);
 	while (!atomic_load(&sh->stop)) {
-		nanosleep(&ms, NULL);
+		nanosleep(&pause, NULL);
 		memset(buf, 0, VERIFY_LEN);
 		atomic_fetch_add(&sh->reads, 1);
 		if (pread(fd, buf, VERIFY_LEN, 0) != VERIFY_LEN)
@@ -398,7 +401,7 @@ static void race_round(int go_a, int go_b, int done, int *err_a, int *err_b)
 static int run_races(enum mode mode, unsigned long rounds, unsigned long *ran)
 {
 	const char *cmd_a = RULE_A, *cmd_b = mode == ADD_ADD ? RULE_B : "removeall";
-	int go_a[2], go_b[2], done[2], err_a, err_b, rules, ncpus;
+	int go_a[2], go_b[2], done[2], shut[2], err_a, err_b, rules, ncpus;
 	unsigned long round;
 	pid_t a, b;
 
@@ -407,12 +410,14 @@ static int run_races(enum mode mode, unsigned long rounds, unsigned long *ran)
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (pipe(go_a) || pipe(go_b) || pipe(done))
 		return 2;
+	shut[0] = go_a[1];
+	shut[1] = go_b[1];
 	a = fork();
 	if (!a)
-		racer(0, go_a[0], done[1], cmd_a);
+		racer(0, go_a[0], done[1], cmd_a, shut);
 	b = fork();
 	if (!b)
-		racer(ncpus > 1 ? 1 : 0, go_b[0], done[1], cmd_b);
+		racer(ncpus > 1 ? 1 : 0, go_b[0], done[1], cmd_b, shut);
 	for (round = 1; round <= rounds; round++) {
 		if (mode == REMOVEALL_REMOVEALL && add_many(MANY_RULES))
 			saw("a rule could not be added", round);
