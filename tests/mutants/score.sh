@@ -115,21 +115,46 @@ all_tests() {
 	TESTS='' selected_tests | paste -sd' ' -
 }
 
-# run_mutant ID GEN OUT: build, boot, verdict.
+# class_of ID GEN: the mutant's class, from the index.
+class_of() {
+	awk -F'\t' -v id="$1" '$1 == id { print $2 }' "$2/index.tsv"
+}
+
+# pending ID GEN OUT: the mutant still has something to run: no verdict,
+# or (MUTANT_DEBUG=1) a concurrency mutant that survived on alone.
+pending() {
+	local v=$3/verdicts/$1
+	[[ -f $v ]] || return 0
+	[[ $MUTANT_DEBUG == 1 && $(class_of "$1" "$2") == concurrency ]] &&
+		[[ $(cut -f1,2 "$v") == $'survived\ton' ]]
+}
+
+# run_mutant ID GEN OUT: build, boot, verdict.  A concurrency mutant that
+# survived on in an earlier run (MUTANT_DEBUG=0 then) goes on to debug.
 run_mutant() {
-	local id=$1 gen=$2 out=$3 class fail t0 test k n kills
-	class=$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$gen/index.tsv")
+	local id=$1 gen=$2 out=$3 class fail="" t0 cfg test detail k n kills
+	class=$(class_of "$id" "$gen")
 	t0=$(date +%s)
-	log "mutant $id ($class): building on"
-	if ! build_mutant "$id" "$gen" on "$out/logs/$id.build.log"; then
-		verdict "$out" "$id" stillborn on - "does not compile" "$t0"
+	if [[ -f $out/verdicts/$id ]]; then
+		log "mutant $id ($class): survived on before; on to debug"
+		series_with "$id" "$gen" >/dev/null
+	else
+		log "mutant $id ($class): building on"
+		if ! build_mutant "$id" "$gen" on "$out/logs/$id.build.log"; then
+			verdict "$out" "$id" stillborn on - "does not compile" "$t0"
+			return
+		fi
+		log "mutant $id: the guest tests on on"
+		# shellcheck disable=SC2046 # the tests, one word each
+		fail=$(boot_tests on "$out/logs/$id.on.log" $(all_tests))
+	fi
+	if [[ -z $fail && $class == concurrency && $MUTANT_DEBUG == 0 ]]; then
+		verdict "$out" "$id" survived on - "every test passed on on; not run on debug (MUTANT_DEBUG=0)" "$t0"
 		return
 	fi
-	log "mutant $id: the guest tests on on"
-	# shellcheck disable=SC2046 # the tests, one word each
-	fail=$(boot_tests on "$out/logs/$id.on.log" $(all_tests))
 	if [[ -z $fail && $class == concurrency && $MUTANT_DEBUG == 1 ]]; then
 		log "mutant $id: survived on; building debug"
+		seed_root debug
 		if ! build_mutant "$id" "$gen" debug "$out/logs/$id.build-debug.log"; then
 			verdict "$out" "$id" stillborn debug - "does not compile" "$t0"
 			return
@@ -142,7 +167,8 @@ run_mutant() {
 		[[ -z $fail ]] || fail="on $fail"
 	fi
 	if [[ -z $fail ]]; then
-		verdict "$out" "$id" survived - - "every test passed" "$t0"
+		verdict "$out" "$id" survived "$([[ $class == concurrency ]] && echo on+debug || echo on)" - \
+			"every test passed" "$t0"
 		return
 	fi
 	read -r cfg test detail <<<"$fail"
@@ -218,9 +244,9 @@ main() {
 			awk -F'\t' '$2 != "concurrency" { print $1 }' "$gen/index.tsv")
 	fi
 	seed_root on
-	[[ $MUTANT_DEBUG == 0 ]] || seed_root debug
+	# debug is seeded when the first mutant needs it (few do)
 	for id in "${ids[@]}"; do
-		[[ ! -f $out/verdicts/$id ]] || continue
+		pending "$id" "$gen" "$out" || continue
 		if [[ $MUTANT_LIMIT -gt 0 && $ran -ge $MUTANT_LIMIT ]]; then
 			log "mutants: stopping after $ran (MUTANT_LIMIT)"
 			break
