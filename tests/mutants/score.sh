@@ -17,8 +17,9 @@
 # it stopped when started again with the same DIR.  Settings:
 # MUTANT_REPEATS (default 20; 0: none), MUTANT_DEBUG (default 1: the
 # concurrency class on debug too), MUTANT_LIMIT (stop after running this
-# many mutants, default 0: all), MUTANT_OUT (DIR), MUTANT_TESTS_DEBUG (the
-# tests run on debug).  Output in DIR (default <date>-mutants under
+# many mutants, default 0: all), MUTANT_OUT (DIR), MUTANT_TESTS (tests to
+# boot first on on, the others after them: a mutant they kill costs less),
+# MUTANT_TESTS_DEBUG (the tests run on debug).  Output in DIR (default <date>-mutants under
 # RESULTS_ROOT, else results/): mutants/ (the patches and index.tsv), verdicts/ID (one line:
 # VERDICT CONFIG TEST DETAIL), logs/, and summary.md (the score table
 # and every mutant's line, made again after each mutant).  Equivalent
@@ -110,9 +111,13 @@ boot_tests() {
 		t = substr($1, length(c) + 1); $1 = ""; $2 = ""; sub(/^ +/, ""); print t, $0; exit }' "$log"
 }
 
-# all_tests: every guest test, in order.
-all_tests() {
-	TESTS='' selected_tests | paste -sd' ' -
+# on_tests: the tests booted on on: MUTANT_TESTS first (in its order),
+# then every other guest test in order.
+on_tests() {
+	local t
+	# shellcheck disable=SC2086 # the names, one word each
+	{ printf '%s\n' ${MUTANT_TESTS:-}; TESTS='' selected_tests; } |
+		awk 'NF && !seen[$0]++' | while read -r t; do printf '%s ' "$t"; done
 }
 
 # class_of ID GEN: the mutant's class, from the index.
@@ -146,7 +151,7 @@ run_mutant() {
 		fi
 		log "mutant $id: the guest tests on on"
 		# shellcheck disable=SC2046 # the tests, one word each
-		fail=$(boot_tests on "$out/logs/$id.on.log" $(all_tests))
+		fail=$(boot_tests on "$out/logs/$id.on.log" $(on_tests))
 	fi
 	if [[ -z $fail && $class == concurrency && $MUTANT_DEBUG == 0 ]]; then
 		verdict "$out" "$id" survived on - "every test passed on on; not run on debug (MUTANT_DEBUG=0)" "$t0"
