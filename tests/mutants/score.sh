@@ -35,28 +35,30 @@ lib_start "$0" "$@"
 . "$BENCH_DIR/lib/guest-tests.sh"
 
 MUTANTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-MUTANTS_ROOT=$CACHE/variants/mutants
+# Mutants build in the cache's own root (src/tree-main, build/CONFIG): a
+# kernel's compile commands name the absolute path of its tree, so in any
+# other root every object would be compiled again; here the tree is synced
+# to the mutant's series by content and make compiles what the mutant
+# changes.  The series' build is restored at the end (restore_builds).
+MUTANTS_ROOT=$CACHE
 MUTANT_REPEATS=${MUTANT_REPEATS:-20}
 MUTANT_DEBUG=${MUTANT_DEBUG:-1}
 MUTANT_LIMIT=${MUTANT_LIMIT:-0}
 MUTANT_TESTS_DEBUG=${MUTANT_TESTS_DEBUG:-"022-key-count 023-writers 024-read-removeall 025-data-intact 010-concurrency 018-removal-race 019-rcu-stress 009-lifecycle 011-kmemleak"}
 EQUIVALENT=$MUTANTS_DIR/equivalent.tsv
 
-# seed_root CONFIG: before the first mutant, the mutants' variant root gets
-# a copy of CONFIG's build of the series and of its tree (links: the tree
-# is only ever replaced file by file), times kept, so that a mutant
-# compiles only what it changes, not the kernel.
-seed_root() {
-	local cfg=$1 from=$CACHE
-	[[ ! -e $MUTANTS_ROOT/build/$cfg/vmlinux ]] || return 0
-	[[ -e $from/build/$cfg/vmlinux ]] || "$BENCH_DIR/kernel/build.sh" build "$cfg" >&2
-	mkdir -p "$MUTANTS_ROOT/build"
-	if [[ ! -d $MUTANTS_ROOT/src/tree-main ]]; then
-		mkdir -p "$MUTANTS_ROOT/src"
-		cp -al "$from/src/tree-main" "$MUTANTS_ROOT/src/tree-main"
-	fi
-	log "mutants: seeding $cfg from $from/build/$cfg"
-	cp -a "$(readlink -f "$from/build/$cfg")" "$MUTANTS_ROOT/build/$cfg"
+# ensure_built CONFIG: the series' own build of CONFIG, which every mutant
+# starts from.
+ensure_built() {
+	"$BENCH_DIR/kernel/build.sh" build "$1" >&2
+}
+
+# restore_builds: the cache's builds back to the series (one file
+# compiled again and a link, each).
+restore_builds() {
+	log "mutants: restoring the series' builds"
+	"$BENCH_DIR/kernel/build.sh" build on >&2 || true
+	[[ $MUTANT_DEBUG == 0 ]] || "$BENCH_DIR/kernel/build.sh" build debug >&2 || true
 }
 
 # series_with ID DIR: a series directory for SERIES=: patches/ and the
@@ -75,10 +77,8 @@ series_with() {
 	printf '%s\n' "$dir"
 }
 
-# mutant_variant: SERIES= the mutant's series (series_with), built in the
-# one variant root of every mutant (MUTANTS_ROOT), not in a root of its
-# own: its tree is synced to the series by content, so make compiles only
-# what the mutant changes.
+# mutant_variant: SERIES= the mutant's series (series_with), built in
+# MUTANTS_ROOT, not in a variant root of its own.
 mutant_variant() {
 	export SERIES=$CACHE/mutants/series
 	unset VARIANT_FOR
@@ -159,7 +159,6 @@ run_mutant() {
 	fi
 	if [[ -z $fail && $class == concurrency && $MUTANT_DEBUG == 1 ]]; then
 		log "mutant $id: survived on; building debug"
-		seed_root debug
 		if ! build_mutant "$id" "$gen" debug "$out/logs/$id.build-debug.log"; then
 			verdict "$out" "$id" stillborn debug - "does not compile" "$t0"
 			return
@@ -248,8 +247,9 @@ main() {
 		mapfile -t ids < <(awk -F'\t' '$2 == "concurrency" { print $1 }' "$gen/index.tsv"
 			awk -F'\t' '$2 != "concurrency" { print $1 }' "$gen/index.tsv")
 	fi
-	seed_root on
-	# debug is seeded when the first mutant needs it (few do)
+	ensure_built on
+	[[ $MUTANT_DEBUG == 0 ]] || ensure_built debug
+	trap restore_builds EXIT
 	for id in "${ids[@]}"; do
 		pending "$id" "$gen" "$out" || continue
 		if [[ $MUTANT_LIMIT -gt 0 && $ran -ge $MUTANT_LIMIT ]]; then
