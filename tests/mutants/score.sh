@@ -108,7 +108,7 @@ boot_tests() {
 			run_guest_tests "$cfg"
 	) >"$log" 2>&1 || true
 	awk -v c="$cfg/" 'index($1, c) == 1 && $2 == "FAIL" {
-		t = substr($1, length(c) + 1); $1 = ""; $2 = ""; sub(/^ +/, ""); print t, $0; exit }' "$log"
+		t = substr($1, length(c) + 1); $1 = ""; $2 = ""; sub(/^ +/, ""); sub(/ \(see [^)]*\)$/, ""); print t, $0; exit }' "$log"
 }
 
 # on_tests: the tests booted on on: MUTANT_TESTS first (in its order),
