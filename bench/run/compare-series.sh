@@ -14,7 +14,7 @@
 #                            no rule on the target disk, one rule and many
 #                            on it, each visited by every I/O)
 #   WORKLOADS=randread-qd1
-#   FIO_RUNTIME=1 FIO_RAMP=200ms FIO_IOS=20000 HOT_FUNCS THRESHOLD=1
+#   FIO_RUNTIME=1 FIO_RAMP=200ms FIO_IOS=20000 HOT_FUNCS THRESHOLD=1 EXACT_TOLERANCE=0
 #   RESULTS_ROOT=results  RUN_ID=<date>-compare-series
 # Output: RESULTS_ROOT/RUN_ID/{base,new}/, a run of bench.sh each, and the
 # table on stdout.  Exit status, only ever 0, 1 or 2: 0 no regression, 1 a

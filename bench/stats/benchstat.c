@@ -81,6 +81,7 @@ typedef struct {
 	enum kind kind;
 	int gates;              /* primary: its regressions set exit status 1 */
 	const char *unit;       /* of the absolute change */
+	int by_insn;            /* an exact count of instructions: judged by the instruction */
 } metric_t;
 
 /*
@@ -89,37 +90,37 @@ typedef struct {
  * (instructions per call of each, calls per I/O).
  */
 static const metric_t METRICS[] = {
-	{ "iops",                             1, GUEST_TIME, 1, "IOPS" },
-	{ "insns_per_io",                     0, GUEST_TIME, 1, "instructions per I/O" },
-	{ "lat_ns",                           0, GUEST_TIME, 0, "ns" },
-	{ "lat_p50_ns",                       0, PERCENTILE, 0, "ns" },
-	{ "lat_p99_ns",                       0, PERCENTILE, 0, "ns" },
-	{ "lat_p999_ns",                      0, PERCENTILE, 0, "ns" },
-	{ "task_clock_ns_per_io",             0, GUEST_TIME, 0, "ns per I/O" },
-	{ "insns_per_call",                   0, EXACT,      1, "instructions per call" },
-	{ "submit_bio_noacct_insns_per_call", 0, EXACT,      1, "instructions per call" },
-	{ "blk_mq_submit_bio_insns_per_call", 0, EXACT,      1, "instructions per call" },
-	{ "blk_error_inject_insns_per_call",  0, EXACT,      1, "instructions per call" },
-	{ "should_fail_bio_insns_per_call",   0, EXACT,      1, "instructions per call" },
-	{ "calls_per_io",                     0, EXACT,      1, "calls per I/O" },
-	{ "iowq_punts_per_io",                0, EXACT,      0, "io-wq punts per I/O" },
-	{ "cycles_per_io",                    0, SAMPLED,    1, "cycles per I/O" },
-	{ "instructions_per_io",              0, SAMPLED,    0, "instructions per I/O" },
-	{ "pread_ns_per_io",                  0, GUEST_TIME, 0, "ns per I/O" },
-	{ "switch_enable_ns",                 0, GUEST_TIME, 0, "ns" },
-	{ "switch_add_ns",                    0, GUEST_TIME, 0, "ns" },
-	{ "switch_add_other_disk_ns",         0, GUEST_TIME, 0, "ns" },
-	{ "switch_removeall_other_disk_ns",   0, GUEST_TIME, 0, "ns" },
-	{ "switch_disable_ns",                0, GUEST_TIME, 0, "ns" },
-	{ "switch_enable_first_ns",           0, GUEST_TIME, 0, "ns" },
-	{ "switch_disable_first_ns",          0, GUEST_TIME, 0, "ns" },
-	{ "text_bytes",                       0, EXACT,      0, "bytes" },
-	{ "func_bytes",                       0, EXACT,      0, "bytes" },
-	{ "jump_sites",                       0, EXACT,      0, "sites" },
-	{ "hot_lines",                        0, EXACT,      0, "cache lines" },
-	{ "io_errors",                        0, RANDOM,     0, "errors" },
-	{ "rule_changes",                     0, RANDOM,     0, "rule changes" },
-	{ "perf_share_pct",                   0, RANDOM,     0, "points" },
+	{ "iops",                             1, GUEST_TIME, 1, "IOPS", 0 },
+	{ "insns_per_io",                     0, GUEST_TIME, 1, "instructions per I/O", 0 },
+	{ "lat_ns",                           0, GUEST_TIME, 0, "ns", 0 },
+	{ "lat_p50_ns",                       0, PERCENTILE, 0, "ns", 0 },
+	{ "lat_p99_ns",                       0, PERCENTILE, 0, "ns", 0 },
+	{ "lat_p999_ns",                      0, PERCENTILE, 0, "ns", 0 },
+	{ "task_clock_ns_per_io",             0, GUEST_TIME, 0, "ns per I/O", 0 },
+	{ "insns_per_call",                   0, EXACT,      1, "instructions per call", 1 },
+	{ "submit_bio_noacct_insns_per_call", 0, EXACT,      1, "instructions per call", 1 },
+	{ "blk_mq_submit_bio_insns_per_call", 0, EXACT,      1, "instructions per call", 1 },
+	{ "blk_error_inject_insns_per_call",  0, EXACT,      1, "instructions per call", 1 },
+	{ "should_fail_bio_insns_per_call",   0, EXACT,      1, "instructions per call", 1 },
+	{ "calls_per_io",                     0, EXACT,      1, "calls per I/O", 0 },
+	{ "iowq_punts_per_io",                0, EXACT,      0, "io-wq punts per I/O", 0 },
+	{ "cycles_per_io",                    0, SAMPLED,    1, "cycles per I/O", 0 },
+	{ "instructions_per_io",              0, SAMPLED,    0, "instructions per I/O", 0 },
+	{ "pread_ns_per_io",                  0, GUEST_TIME, 0, "ns per I/O", 0 },
+	{ "switch_enable_ns",                 0, GUEST_TIME, 0, "ns", 0 },
+	{ "switch_add_ns",                    0, GUEST_TIME, 0, "ns", 0 },
+	{ "switch_add_other_disk_ns",         0, GUEST_TIME, 0, "ns", 0 },
+	{ "switch_removeall_other_disk_ns",   0, GUEST_TIME, 0, "ns", 0 },
+	{ "switch_disable_ns",                0, GUEST_TIME, 0, "ns", 0 },
+	{ "switch_enable_first_ns",           0, GUEST_TIME, 0, "ns", 0 },
+	{ "switch_disable_first_ns",          0, GUEST_TIME, 0, "ns", 0 },
+	{ "text_bytes",                       0, EXACT,      0, "bytes", 0 },
+	{ "func_bytes",                       0, EXACT,      0, "bytes", 0 },
+	{ "jump_sites",                       0, EXACT,      0, "sites", 0 },
+	{ "hot_lines",                        0, EXACT,      0, "cache lines", 0 },
+	{ "io_errors",                        0, RANDOM,     0, "errors", 0 },
+	{ "rule_changes",                     0, RANDOM,     0, "rule changes", 0 },
+	{ "perf_share_pct",                   0, RANDOM,     0, "points", 0 },
 };
 #define N_METRICS (sizeof(METRICS) / sizeof(METRICS[0]))
 
@@ -224,7 +225,7 @@ static const metric_t *metric_find(const char *name)
 	    n_func_metrics == MAX_FUNC_METRICS)
 		return NULL;
 	func_metrics[n_func_metrics] =
-		(metric_t){ xstrdup(name), 0, EXACT, 1, "instructions per call" };
+		(metric_t){ xstrdup(name), 0, EXACT, 1, "instructions per call", 1 };
 	return &func_metrics[n_func_metrics++];
 }
 
@@ -1004,6 +1005,44 @@ static void decide(judge_t *j, const metric_t *m, double thr, int established, c
 }
 
 /*
+ * An exact count of instructions (the plugin's per call of a HOT_FUNCS
+ * function) is judged by the instruction, not against the relative
+ * threshold: +1 on 120 is +0.8% and the same instruction as +1 on 42.
+ * The change and its range [min(new) - max(base), max(new) - min(base)]
+ * are rounded to whole instructions: the plugin's counts are averages over
+ * every counted call, so a path one call in ten thousand takes moves them
+ * by 0.0001, and under a chance rule the mix of paths is random (two runs
+ * of the same kernels at 8833ff3: 51.97 and 51.98 per call in
+ * match-chance).  Then, against EXACT_TOLERANCE instructions (default 0):
+ * slower when the whole range is above it, faster when below its
+ * negative, within when inside, unclear when it straddles.
+ */
+static long exact_tolerance;
+
+static void decide_insns(judge_t *j, const group_t *b, const group_t *g)
+{
+	double lo = round(g->v[0] - b->v[b->n - 1]), hi = round(g->v[g->n - 1] - b->v[0]);
+	double tol = (double)exact_tolerance;
+	int spread = !(identical(b) && identical(g));
+	char d[64], how[128] = "exact";
+
+	fmt_delta(d, sizeof(d), j, g->metric);
+	if (spread)
+		snprintf(how, sizeof(how), "repeats differ: range %+.0f..%+.0f instructions", nz(lo), nz(hi));
+	j->undecided = 0;
+	if (lo > tol || hi < -tol)
+		set(j, lo > tol ? "slower" : "faster", "%s (%+.2f%%); %s", d, nz(pct(j->rel)), how);
+	else if (lo >= -tol && hi <= tol)
+		set(j, "within-threshold", "%s (%+.2f%%) within EXACT_TOLERANCE=%ld instructions; %s", d,
+		    nz(pct(j->rel)), exact_tolerance, how);
+	else {
+		j->undecided = j->gates && hi > tol;
+		set(j, "unclear", "%s but %s straddles EXACT_TOLERANCE=%ld instructions", d, how,
+		    exact_tolerance);
+	}
+}
+
+/*
  * Guest time under tcg-icount is close to, not exactly, repeatable: two
  * whole make runs of the same kernels at 8833ff3 differed by up to 0.11%
  * in fio's IOPS and instructions per I/O and 0.22% in mean latency (qd32,
@@ -1045,6 +1084,8 @@ static void judge_deterministic(judge_t *j, const group_t *b, const group_t *g, 
 			 nz(pct(j->lo)), nz(pct(j->hi)));
 	if (!single && identical(b) && identical(g) && g->median == b->median)
 		set(j, "same", "same (exact)");
+	else if (g->metric->by_insn)
+		decide_insns(j, b, g);
 	else
 		decide(j, g->metric, thr, 1, how);
 }
@@ -1236,18 +1277,20 @@ typedef struct {
 static void usage(FILE *f)
 {
 	fputs("usage: benchstat summary [--baseline-config CONFIG] [--baseline-state STATE]\n"
-	      "                         [--threshold PCT] [--smp-workloads 'W...']\n"
+	      "                         [--threshold PCT] [--exact-tolerance N] [--smp-workloads 'W...']\n"
 	      "                         --accel ACCEL RUNS.CSV\n"
-	      "       benchstat compare [--threshold PCT] [--smp-workloads 'W...']\n"
+	      "       benchstat compare [--threshold PCT] [--exact-tolerance N] [--smp-workloads 'W...']\n"
 	      "                         (--accel ACCEL | --base-accel A --new-accel B)\n"
 	      "                         BASE_RUNS.CSV NEW_RUNS.CSV\n"
 	      "       benchstat metrics\n"
 	      "       benchstat rank-sum PAIRS.TSV\n"
 	      "       benchstat simulate [--seed N] [--reps N] [--noise PCT] [--threshold PCT] [--rows K]\n"
 	      "       benchstat plan --rows K [--noise PCT] [--threshold PCT] [--repeats N] [--seed N] [--reps N]\n"
-	      "ACCEL: kvm, tcg or tcg-icount.  Defaults: off/off, threshold 1, seed 1, reps 2000\n"
-	      "(plan: 1000), noise 1, rows 1.  compare exits 0 (no regression), 1 (regression),\n"
-	      "2 (broken input, or no verdict: underpowered or unclear gating rows)\n"
+	      "ACCEL: kvm, tcg or tcg-icount.  Defaults: off/off, threshold 1 (percent), exact\n"
+	      "tolerance 0 (instructions per call: an exact count is judged by the instruction),\n"
+	      "seed 1, reps 2000 (plan: 1000), noise 1, rows 1.  compare exits 0 (no\n"
+	      "regression), 1 (regression), 2 (broken input, or no verdict: underpowered or\n"
+	      "unclear gating rows)\n"
 	      "--smp-workloads: the workloads (exact names, space-separated; '' = none) that\n"
 	      "ran on more than one vCPU: under tcg-icount their guest-time metrics are\n"
 	      "random (no verdict), their exact counts stay deterministic; each must be in\n"
@@ -1276,6 +1319,22 @@ static unsigned long opt_count(const char *name, const char *val)
 	return v;
 }
 
+/* --exact-tolerance: whole instructions, 0 to EXACT_TOLERANCE_MAX */
+#define EXACT_TOLERANCE_MAX 1000000
+
+static long opt_tolerance(const char *val)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(val, &end, 10);
+	if (!*val || *end || errno || v < 0 || v > EXACT_TOLERANCE_MAX)
+		usage_error("--exact-tolerance: not a whole number of instructions from 0 to %d: \"%s\"",
+			    EXACT_TOLERANCE_MAX, val);
+	return v;
+}
+
 /* allowed: which long options this subcommand takes (their short codes) */
 static void parse_opts(int argc, char **argv, const char *allowed, int nfiles, opts_t *o)
 {
@@ -1292,6 +1351,7 @@ static void parse_opts(int argc, char **argv, const char *allowed, int nfiles, o
 		{ "rows", required_argument, NULL, 'K' },
 		{ "repeats", required_argument, NULL, 'R' },
 		{ "smp-workloads", required_argument, NULL, 'W' },
+		{ "exact-tolerance", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -1323,6 +1383,7 @@ static void parse_opts(int argc, char **argv, const char *allowed, int nfiles, o
 		case 'K': o->rows = opt_count("--rows", optarg); break;
 		case 'R': o->repeats = opt_count("--repeats", optarg); break;
 		case 'W': o->smp = optarg; break;
+		case 'E': exact_tolerance = opt_tolerance(optarg); break;
 		}
 	}
 	o->files = argv + optind;
@@ -1443,7 +1504,7 @@ static int cmd_summary(int argc, char **argv)
 	char (*ns)[32];
 	int any_base = 0;
 
-	parse_opts(argc, argv, "cstW" "a", 1, &o);
+	parse_opts(argc, argv, "cstWE" "a", 1, &o);
 	load(&d, o.files[0]);
 	check_smp(o.smp, &d, NULL);
 	js = xrealloc(NULL, d.n * sizeof(*js));
@@ -1558,7 +1619,7 @@ static int cmd_compare(int argc, char **argv)
 	size_t unclear = 0, nobase = 0, deterministic = 0;
 	family_t fam;
 
-	parse_opts(argc, argv, "tW" "abn", 2, &o);
+	parse_opts(argc, argv, "tWE" "abn", 2, &o);
 	check_distinct(o.files[0], o.files[1]);
 	load(&base, o.files[0]);
 	load(&new, o.files[1]);
@@ -1605,8 +1666,10 @@ static int cmd_compare(int argc, char **argv)
 					      !strcmp(js[i].verdict, "no-data"));
 		fmt_measured(bm, sizeof(bm), b->n ? b->median : NAN, ci_width(&js[i]), 0);
 		fmt_measured(gm, sizeof(gm), g->n ? g->median : NAN, ci_width(&js[i]), 0);
-		snprintf(rest, sizeof(rest), "n %zu+%zu: %s -> %s: %s%s: %s", b->n, g->n, bm, gm,
-			 reg ? "REGRESSION " : "", js[i].verdict, js[i].text);
+		snprintf(rest, sizeof(rest), "n %zu+%zu: %s -> %s: %s%s%s: %s", b->n, g->n, bm, gm,
+			 reg ? "REGRESSION " : "", js[i].verdict,
+			 !js[i].gates && !strcmp(js[i].verdict, "slower") ? " (reported, not gating)" : "",
+			 js[i].text);
 		put_record(key, rest);
 	}
 	for (size_t i = 0; i < base.n; i++) {
@@ -1630,8 +1693,9 @@ static int cmd_compare(int argc, char **argv)
 
 		snprintf(line, sizeof(line), "%zu compared, %zu regressions, %zu only in one file; gating: "
 			 "primary metrics (%zu deterministic rows; Holm over %zu sampled rows), "
-			 "threshold %g%%", matched, regressions, only, deterministic, fam.gating,
-			 o.threshold);
+			 "threshold %g%%, instruction counts by the instruction (EXACT_TOLERANCE=%ld)",
+			 matched, regressions, only, deterministic, fam.gating, o.threshold,
+			 exact_tolerance);
 		put_wrapped(line, "", INDENT);
 	}
 	if (!base.n_ok_rows || !new.n_ok_rows)

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # The regression gate between two result directories:
 #
-#   bench/stats/compare.sh BASE_DIR NEW_DIR       (THRESHOLD=1 percent by default)
+#   bench/stats/compare.sh BASE_DIR NEW_DIR
+#   THRESHOLD=1 (percent), EXACT_TOLERANCE=0 (instructions per call)
 #
 # Prints, per config/state/workload/metric found in both, the change and
 # its verdict (bench/stats/README.md), and exits with 0, 1 or 2, never
 # anything else:
 #   0  no regression: every gating row within THRESHOLD (its whole
-#      interval), the same, or faster;
+#      interval; an instruction count within EXACT_TOLERANCE instructions),
+#      the same, or faster;
 #   1  a primary metric got slower than THRESHOLD: its whole interval
 #      beyond it (significantly so, after Holm's correction, where it is
-#      sampled);
+#      sampled); an instruction count per call up by more than
+#      EXACT_TOLERANCE instructions;
 #   2  broken input: a directory, runs.csv or meta.json missing, unreadable
 #      or malformed, BASE and NEW the same directory, a side with no ok
 #      runs, a group that failed in NEW but was ok in BASE, a gating group
@@ -71,7 +74,8 @@ main() {
 		"$base" "$base_accel" "$(meta_get "$base" GIT_COMMIT)" \
 		"$new" "$new_accel" "$(meta_get "$new" GIT_COMMIT)"
 	bin=$(benchstat_bin) || broken "cannot build benchstat"
-	"$bin" compare --threshold "${THRESHOLD:-1}" --base-accel "$base_accel" \
+	"$bin" compare --threshold "${THRESHOLD:-1}" --exact-tolerance "${EXACT_TOLERANCE:-0}" \
+		--base-accel "$base_accel" \
 		--new-accel "$new_accel" --smp-workloads "$(smp_union "$base" "$new")" \
 		"$base/runs.csv" "$new/runs.csv" || status=$?
 	print_floors "$base" "$base_accel"

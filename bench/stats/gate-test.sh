@@ -84,6 +84,16 @@ gate "$main_run" "$tmp/rule" 1 "blk_error_inject +4 instructions per call at rul
 check "  ... that row is the REGRESSION" grep -q '^on/rules-1/perf-qd1/blk_error_inject_insns_per_call .*REGRESSION slower: +4 instructions per call' "$tmp/out"
 gate_scaled calls on,key-off,perf-qd1,calls_per_io 2 1 "twice the calls per I/O (exact)"
 
+# issue 35: an exact count is judged by the instruction: +1 on 2024
+# (+0.05%) passed the relative 1% threshold
+awk -F, -v OFS=, 'NR > 1 && $2 == "on" && $3 == "rules-100" && $7 == "blk_error_inject_insns_per_call" { $8 = $8 + 1 } { print }' \
+	"$main_run/runs.csv" | mkrun "$tmp/plus1" tcg-icount
+gate "$main_run" "$tmp/plus1" 1 "blk_error_inject +1 instruction per call at rules-100 (2024, +0.05%)"
+check "  ... the change in instructions" grep -q '^on/rules-100/perf-qd1/blk_error_inject_insns_per_call .*REGRESSION slower: +1 instruction per call' "$tmp/out"
+EXACT_TOLERANCE=1 gate "$main_run" "$tmp/plus1" 0 "the same with EXACT_TOLERANCE=1"
+EXACT_TOLERANCE=one gate "$main_run" "$tmp/plus1" 2 "EXACT_TOLERANCE=one"
+check "  ... naming the valid values" grep -q 'not a whole number of instructions from 0 to 1000000' "$tmp/err"
+
 gate_scaled rand on,key-off,perf-qd1,perf_share_pct 3 0 "a random metric tripled"
 
 gate_scaled small on,key-off,randread-qd1,iops 0.995 0 "icount iops 0.5% lower (within the 1% threshold)"

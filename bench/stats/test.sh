@@ -325,7 +325,10 @@ run "$bs" compare --accel kvm base.csv new_regress.csv
 check "compare: regression fixture exits 1" eq "$rc" 1
 same_file "compare: regression report matches golden" compare_regress.expected "$tmp/raw"
 run "$bs" compare --threshold 15 --accel kvm base.csv new_regress.csv
-check "compare: --threshold 15: no regression, but nokey n=1+1 is underpowered (exit 2)" \
+check "compare: --threshold 15: +10 instructions per call still a regression (exit 1)" \
+	eq "$rc,$(grep -c 'REGRESSION slower: +10 instructions per call' "$tmp/out")" 1,1
+run "$bs" compare --threshold 15 --exact-tolerance 10 --accel kvm base.csv new_regress.csv
+check "compare: --threshold 15 --exact-tolerance 10: no regression, but nokey n=1+1 is underpowered (exit 2)" \
 	rc_and_stderr 2 "underpowered: 1 gating rows need n >= 5 per side"
 run "$bs" compare --accel kvm base.csv new_same.csv
 check "compare: no change, but nokey has 1+2 runs: exit 2" eq "$rc" 2
@@ -423,7 +426,56 @@ done
 gen "$tmp/b1.csv" 1:1:100000:0 1:1:42:0:insns_per_call
 gen "$tmp/n1.csv" 1:1:101010:0 1:1:42.42:0:insns_per_call
 run "$bs" compare --threshold 1 --accel tcg-icount "$tmp/b1.csv" "$tmp/n1.csv"
-check "exact +1.00% (42 -> 42.42) is within 1%" grep -q 'within-threshold: +0.4 instructions per call (+1.00%)' "$tmp/out"
+check "exact 42 -> 42.42 per call: less than half an instruction, within EXACT_TOLERANCE=0" \
+	grep -q 'within-threshold: +0.4 instructions per call (+1.00%) within EXACT_TOLERANCE=0 instructions; exact' "$tmp/out"
+
+# ------------------------------- 3b. instruction counts by the instruction
+# Issue 35: an exact count judged against the relative threshold let +1
+# pass wherever the count was 100 or more.  COUNT BASE NEW [OPTION...]:
+# one row of METRIC from BASE to NEW instructions per call, compared.
+count() {
+	gen "$tmp/bc.csv" "1:1:$2:0:$1"
+	gen "$tmp/nc.csv" "1:1:$3:0:$1"
+	run "$bs" compare "${@:4}" --accel tcg-icount "$tmp/bc.csv" "$tmp/nc.csv"
+}
+count insns_per_call 120 121
+check "insns_per_call 120 -> 121 (+0.83%): +1 instruction, exit 1" \
+	eq "$rc,$(grep -c 'REGRESSION slower: +1 instruction per call (+0.83%); exact' "$tmp/out")" 1,1
+count blk_mq_submit_bio_insns_per_call 195 196
+check "blk_mq_submit_bio 195 -> 196: exit 1" eq "$rc" 1
+for c in 224 2024 20024; do
+	count blk_error_inject_insns_per_call $c $((c + 1))
+	check "blk_error_inject $c -> $((c + 1)): exit 1" eq "$rc" 1
+done
+count blk_error_inject_insns_per_call 20024 20028
+check "blk_error_inject +4 at 20024 (rules-1000): exit 1, the change in instructions" \
+	eq "$rc,$(grep -c 'REGRESSION slower: +4 instructions per call' "$tmp/out")" 1,1
+count blk_frob_insns_per_call 5000 5001
+check "any HOT_FUNCS function's count, +1 at 5000: exit 1" eq "$rc" 1
+count insns_per_call 120 121 --exact-tolerance 1
+check "EXACT_TOLERANCE=1: +1 is within, exit 0" \
+	eq "$rc,$(grep -c 'within-threshold: +1 instruction per call (+0.83%) within EXACT_TOLERANCE=1 instructions' "$tmp/out")" 0,1
+count insns_per_call 120 122 --exact-tolerance 1
+check "EXACT_TOLERANCE=1: +2 is slower, exit 1" eq "$rc" 1
+count insns_per_call 120 119
+check "one instruction fewer: faster, exit 0" eq "$rc,$(grep -c ' faster: -1 instruction per call' "$tmp/out")" 0,1
+count insns_per_call 51.9717 51.9733
+check "a chance rule's mix of paths, +0.0016 per call: within (less than half an instruction), exit 0" eq "$rc" 0
+gen "$tmp/bc.csv" 1:2:52:0:insns_per_call
+awk -F, -v OFS=, 'NR == 3 { $8 = 53 } { print }' "$tmp/bc.csv" >"$tmp/nc.csv"
+run "$bs" compare --accel tcg-icount "$tmp/bc.csv" "$tmp/nc.csv"
+check "repeats 52, 52 against 52, 53: the range 0..+1 straddles the tolerance: unclear, exit 2" \
+	eq "$rc,$(grep -c 'unclear: +0.5 instructions per call but repeats differ: range +0..+1 instructions straddles EXACT_TOLERANCE=0' "$tmp/out")" 2,1
+for bad in -1 1.5 x 1000001 ''; do
+	count insns_per_call 120 121 --exact-tolerance "$bad"
+	check "--exact-tolerance '$bad': exit 2 naming the valid values" \
+		rc_and_stderr 2 "not a whole number of instructions from 0 to 1000000"
+done
+gen "$tmp/bc.csv" 1:1:43:0:insns_per_call 1:1:4:0:hot_lines
+gen "$tmp/nc.csv" 1:1:43:0:insns_per_call 1:1:6:0:hot_lines
+run "$bs" compare --accel tcg-icount "$tmp/bc.csv" "$tmp/nc.csv"
+check "hot_lines 4 -> 6: slower, marked reported only (not gating), exit 0" \
+	eq "$rc,$(grep -c 'slower (reported, not gating): +2 cache lines' "$tmp/out")" 0,1
 
 # ---------------------------------------------------- 4. broken input: 2
 gen "$tmp/b4.csv" 2:6:100000:100
