@@ -55,6 +55,8 @@
  */
 #define LOG_EPS 1e-12
 #define NFIELDS 8
+/* what a config, state, workload, status or metric name is made of */
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-"
 
 static const char HEADER[] =
 	"seq,config,state,workload,repeat,status,metric,value";
@@ -82,7 +84,23 @@ typedef struct {
 	int gates;              /* primary: its regressions set exit status 1 */
 	const char *unit;       /* of the absolute change */
 	int by_insn;            /* an exact count of instructions: judged by the instruction */
+	double max;             /* the largest value it can take (the smallest is 0) */
 } metric_t;
+
+/*
+ * What a metric can possibly be, far beyond anything measured, so that a
+ * value past it is a broken measurement, not a verdict (1e308 IOPS got
+ * one, printed cut off by 48-byte buffers).  The largest measured at
+ * 7391b27: 231801 IOPS, 34511 instructions per I/O, 21024 instructions per
+ * call, 16 calls per I/O, 1.2e7 ns (a p999), 4.1e6 bytes of text.
+ */
+#define IOPS_MAX 1e9            /* a billion I/Os a second: beyond any device */
+#define COUNT_MAX 1e12          /* instructions or cycles per call or per I/O */
+#define NS_MAX 3.6e12           /* an hour, in ns */
+#define PER_IO_MAX 1e6          /* calls or punts per I/O */
+#define BYTES_MAX 1e10          /* bytes of a kernel's text */
+#define SITES_MAX 1e9           /* jump-label sites, cache lines */
+#define EVENTS_MAX 1e15         /* errors, rule changes in a run */
 
 /*
  * Gating: the time per I/O (IOPS, instructions per I/O, cycles per I/O)
@@ -90,37 +108,37 @@ typedef struct {
  * (instructions per call of each, calls per I/O).
  */
 static const metric_t METRICS[] = {
-	{ "iops",                             1, GUEST_TIME, 1, "IOPS", 0 },
-	{ "insns_per_io",                     0, GUEST_TIME, 1, "instructions per I/O", 0 },
-	{ "lat_ns",                           0, GUEST_TIME, 0, "ns", 0 },
-	{ "lat_p50_ns",                       0, PERCENTILE, 0, "ns", 0 },
-	{ "lat_p99_ns",                       0, PERCENTILE, 0, "ns", 0 },
-	{ "lat_p999_ns",                      0, PERCENTILE, 0, "ns", 0 },
-	{ "task_clock_ns_per_io",             0, GUEST_TIME, 0, "ns per I/O", 0 },
-	{ "insns_per_call",                   0, EXACT,      1, "instructions per call", 1 },
-	{ "submit_bio_noacct_insns_per_call", 0, EXACT,      1, "instructions per call", 1 },
-	{ "blk_mq_submit_bio_insns_per_call", 0, EXACT,      1, "instructions per call", 1 },
-	{ "blk_error_inject_insns_per_call",  0, EXACT,      1, "instructions per call", 1 },
-	{ "should_fail_bio_insns_per_call",   0, EXACT,      1, "instructions per call", 1 },
-	{ "calls_per_io",                     0, EXACT,      1, "calls per I/O", 0 },
-	{ "iowq_punts_per_io",                0, EXACT,      0, "io-wq punts per I/O", 0 },
-	{ "cycles_per_io",                    0, SAMPLED,    1, "cycles per I/O", 0 },
-	{ "instructions_per_io",              0, SAMPLED,    0, "instructions per I/O", 0 },
-	{ "pread_ns_per_io",                  0, GUEST_TIME, 0, "ns per I/O", 0 },
-	{ "switch_enable_ns",                 0, GUEST_TIME, 0, "ns", 0 },
-	{ "switch_add_ns",                    0, GUEST_TIME, 0, "ns", 0 },
-	{ "switch_add_other_disk_ns",         0, GUEST_TIME, 0, "ns", 0 },
-	{ "switch_removeall_other_disk_ns",   0, GUEST_TIME, 0, "ns", 0 },
-	{ "switch_disable_ns",                0, GUEST_TIME, 0, "ns", 0 },
-	{ "switch_enable_first_ns",           0, GUEST_TIME, 0, "ns", 0 },
-	{ "switch_disable_first_ns",          0, GUEST_TIME, 0, "ns", 0 },
-	{ "text_bytes",                       0, EXACT,      0, "bytes", 0 },
-	{ "func_bytes",                       0, EXACT,      0, "bytes", 0 },
-	{ "jump_sites",                       0, EXACT,      0, "sites", 0 },
-	{ "hot_lines",                        0, EXACT,      0, "cache lines", 0 },
-	{ "io_errors",                        0, RANDOM,     0, "errors", 0 },
-	{ "rule_changes",                     0, RANDOM,     0, "rule changes", 0 },
-	{ "perf_share_pct",                   0, RANDOM,     0, "points", 0 },
+	{ "iops",                             1, GUEST_TIME, 1, "IOPS", 0, IOPS_MAX },
+	{ "insns_per_io",                     0, GUEST_TIME, 1, "instructions per I/O", 0, COUNT_MAX },
+	{ "lat_ns",                           0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "lat_p50_ns",                       0, PERCENTILE, 0, "ns", 0, NS_MAX },
+	{ "lat_p99_ns",                       0, PERCENTILE, 0, "ns", 0, NS_MAX },
+	{ "lat_p999_ns",                      0, PERCENTILE, 0, "ns", 0, NS_MAX },
+	{ "task_clock_ns_per_io",             0, GUEST_TIME, 0, "ns per I/O", 0, NS_MAX },
+	{ "insns_per_call",                   0, EXACT,      1, "instructions per call", 1, COUNT_MAX },
+	{ "submit_bio_noacct_insns_per_call", 0, EXACT,      1, "instructions per call", 1, COUNT_MAX },
+	{ "blk_mq_submit_bio_insns_per_call", 0, EXACT,      1, "instructions per call", 1, COUNT_MAX },
+	{ "blk_error_inject_insns_per_call",  0, EXACT,      1, "instructions per call", 1, COUNT_MAX },
+	{ "should_fail_bio_insns_per_call",   0, EXACT,      1, "instructions per call", 1, COUNT_MAX },
+	{ "calls_per_io",                     0, EXACT,      1, "calls per I/O", 0, PER_IO_MAX },
+	{ "iowq_punts_per_io",                0, EXACT,      0, "io-wq punts per I/O", 0, PER_IO_MAX },
+	{ "cycles_per_io",                    0, SAMPLED,    1, "cycles per I/O", 0, COUNT_MAX },
+	{ "instructions_per_io",              0, SAMPLED,    0, "instructions per I/O", 0, COUNT_MAX },
+	{ "pread_ns_per_io",                  0, GUEST_TIME, 0, "ns per I/O", 0, NS_MAX },
+	{ "switch_enable_ns",                 0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "switch_add_ns",                    0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "switch_add_other_disk_ns",         0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "switch_removeall_other_disk_ns",   0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "switch_disable_ns",                0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "switch_enable_first_ns",           0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "switch_disable_first_ns",          0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "text_bytes",                       0, EXACT,      0, "bytes", 0, BYTES_MAX },
+	{ "func_bytes",                       0, EXACT,      0, "bytes", 0, BYTES_MAX },
+	{ "jump_sites",                       0, EXACT,      0, "sites", 0, SITES_MAX },
+	{ "hot_lines",                        0, EXACT,      0, "cache lines", 0, SITES_MAX },
+	{ "io_errors",                        0, RANDOM,     0, "errors", 0, EVENTS_MAX },
+	{ "rule_changes",                     0, RANDOM,     0, "rule changes", 0, EVENTS_MAX },
+	{ "perf_share_pct",                   0, RANDOM,     0, "points", 0, 100 },
 };
 #define N_METRICS (sizeof(METRICS) / sizeof(METRICS[0]))
 
@@ -190,6 +208,25 @@ static char *xstrdup(const char *s)
 	return memcpy(xrealloc(NULL, n), s, n);
 }
 
+/* a string formatted into memory of its own: no fixed buffer cuts it off */
+static __attribute__((format(printf, 1, 2))) char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *s;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("cannot format a message");
+	s = xrealloc(NULL, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 /* -0 prints as 0 */
 static double nz(double v)
 {
@@ -204,11 +241,12 @@ static double pct(double log_ratio)
 
 /*
  * HOT_FUNCS may name any kernel function: its "FUNC_insns_per_call" is an
- * exact count like the listed ones, and gates like them.
+ * exact count like the listed ones, and gates like them.  As many as the
+ * data name (there were 64 at most, the 65th reported as an unknown
+ * metric); each allocated once, as groups point at it.
  */
-#define MAX_FUNC_METRICS 64
-static metric_t func_metrics[MAX_FUNC_METRICS];
-static size_t n_func_metrics;
+static metric_t **func_metrics;
+static size_t n_func_metrics, cap_func_metrics;
 
 static const metric_t *metric_find(const char *name)
 {
@@ -219,14 +257,18 @@ static const metric_t *metric_find(const char *name)
 		if (!strcmp(METRICS[i].name, name))
 			return &METRICS[i];
 	for (size_t i = 0; i < n_func_metrics; i++)
-		if (!strcmp(func_metrics[i].name, name))
-			return &func_metrics[i];
-	if (len <= sl || strcmp(name + len - sl, suffix) ||
-	    n_func_metrics == MAX_FUNC_METRICS)
+		if (!strcmp(func_metrics[i]->name, name))
+			return func_metrics[i];
+	if (len <= sl || strcmp(name + len - sl, suffix))
 		return NULL;
-	func_metrics[n_func_metrics] =
-		(metric_t){ xstrdup(name), 0, EXACT, 1, "instructions per call", 1 };
-	return &func_metrics[n_func_metrics++];
+	if (n_func_metrics == cap_func_metrics) {
+		cap_func_metrics = cap_func_metrics ? 2 * cap_func_metrics : 16;
+		func_metrics = xrealloc(func_metrics, cap_func_metrics * sizeof(*func_metrics));
+	}
+	func_metrics[n_func_metrics] = xrealloc(NULL, sizeof(metric_t));
+	*func_metrics[n_func_metrics] =
+		(metric_t){ xstrdup(name), 0, EXACT, 1, "instructions per call", 1, COUNT_MAX };
+	return func_metrics[n_func_metrics++];
 }
 
 static const char *check_accel(const char *a)
@@ -446,6 +488,15 @@ static const metric_t *parse_row(const char *path, size_t lineno, char *p,
 	for (int i = 1; i <= 6; i++)
 		if (i != 4 && !*fld[i])
 			input_error(path, lineno, "empty %s field", names[i]);
+	/*
+	 * A name with a quote or a blank in it would be a group of its own:
+	 * '"randread-qd1"' was only in NEW, and BASE's non-gating rows of
+	 * randread-qd1 silently went uncompared.  runs.csv has no quoting.
+	 */
+	for (int i = 1; i <= 6; i++)
+		if (fld[i][strspn(fld[i], NAME_CHARS)])
+			input_error(path, lineno, "%s \"%s\": a name is letters, digits and _ . + - only "
+				    "(runs.csv has no quoting)", names[i], fld[i]);
 	if (!parse_integer(fld[0], &seq))
 		input_error(path, lineno, "seq is not an integer: \"%s\"", fld[0]);
 	if (!parse_integer(fld[4], repeat))
@@ -468,6 +519,9 @@ static const metric_t *parse_row(const char *path, size_t lineno, char *p,
 	if (*ok && m->gates && *v <= 0)
 		input_error(path, lineno, "%s is a gating metric and must be positive: \"%s\"",
 			    m->name, fld[7]);
+	if (*ok && (*v < 0 || *v > m->max))
+		input_error(path, lineno, "%s %s is beyond what it can be (0 to %g): a broken measurement",
+			    m->name, fld[7], m->max);
 	return m;
 }
 
@@ -557,6 +611,25 @@ static void load(dataset_t *d, const char *path)
 		gsl_sort(g->v, 1, g->n);
 		g->median = gsl_stats_median_from_sorted_data(g->v, 1, g->n);
 	}
+}
+
+/* the distinct configs of d, space-separated, allocated */
+static char *configs_of(const dataset_t *d)
+{
+	char *list = xstrdup("");
+
+	for (size_t i = 0; i < d->n; i++) {
+		char *next, *word = xasprintf(" %s ", d->g[i].config), *padded = xasprintf(" %s ", list);
+
+		if (!strstr(padded, word)) {
+			next = xasprintf("%s%s%s", list, *list ? " " : "", d->g[i].config);
+			free(list);
+			list = next;
+		}
+		free(word);
+		free(padded);
+	}
+	return list;
 }
 
 /* ------------------------------------------------------------------ */
@@ -910,6 +983,8 @@ typedef struct {
  * value as an integer; with an interval of width w > 0 (sampled), the last
  * digit at w's second significant digit.  sign: print the sign (a change).
  */
+#define NUM_SZ 48               /* a number as fmt_measured prints it */
+
 static void fmt_measured(char *b, size_t sz, double x, double w, int sign)
 {
 	int place;
@@ -929,7 +1004,9 @@ static void fmt_measured(char *b, size_t sz, double x, double w, int sign)
 	} else {
 		x *= unit;
 	}
-	snprintf(b, sz, sign ? "%+.*f" : "%.*f", -place, x);
+	/* a magnitude that does not fit (values are bounded: METRICS[].max) as %g */
+	if (snprintf(b, sz, sign ? "%+.*f" : "%.*f", -place, x) >= (int)sz)
+		snprintf(b, sz, sign ? "%+.6g" : "%.6g", x);
 }
 
 /* the width of a judged row's interval in the metric's unit (0: none or exact) */
@@ -944,7 +1021,7 @@ static double ci_width(const judge_t *j)
 static void fmt_delta(char *b, size_t sz, const judge_t *j, const metric_t *m)
 {
 	const char *unit = m->unit;
-	char n[48];
+	char n[NUM_SZ];
 
 	fmt_measured(n, sizeof(n), j->delta, ci_width(j), 1);
 	if ((!strcmp(n, "+1") || !strcmp(n, "-1")) && !strncmp(unit, "instructions ", 13))
@@ -985,7 +1062,7 @@ static void decide(judge_t *j, const metric_t *m, double thr, int established, c
 	int inside = j->lo >= lm && j->hi <= lp;
 	int worse = hib ? j->hi < lm : j->lo > lp;
 	int better = hib ? j->lo > lp : j->hi < lm;
-	char d[64];
+	char d[NUM_SZ + 64];
 
 	fmt_delta(d, sizeof(d), j, m);
 	j->undecided = 0;
@@ -1024,7 +1101,7 @@ static void decide_insns(judge_t *j, const group_t *b, const group_t *g)
 	double lo = round(g->v[0] - b->v[b->n - 1]), hi = round(g->v[g->n - 1] - b->v[0]);
 	double tol = (double)exact_tolerance;
 	int spread = !(identical(b) && identical(g));
-	char d[64], how[128] = "exact";
+	char d[NUM_SZ + 64], how[128] = "exact";
 
 	fmt_delta(d, sizeof(d), j, g->metric);
 	if (spread)
@@ -1145,7 +1222,7 @@ static void judge(judge_t *j, const group_t *b, const group_t *g, enum class cls
 		j->have_rel = 1;
 	}
 	if (cls == RAND) {
-		char d[64];
+		char d[NUM_SZ + 64];
 
 		fmt_delta(d, sizeof(d), j, g->metric);
 		set(j, "random", "random by nature: no verdict (median changed by %s)", d);
@@ -1307,6 +1384,28 @@ static double opt_number(const char *name, const char *val)
 	return t;
 }
 
+/*
+ * --threshold: a percentage above 0 and below THRESHOLD_MAX.  At 50% a
+ * halved IOPS (a time per I/O twice as long) is within it, and from 100%
+ * on nothing higher-is-better can be slower at all: log1p(-1) is -inf, and
+ * a 60% drop passed.  0 is no threshold: any difference of a sampled row
+ * straddles it.
+ */
+#define THRESHOLD_MAX 50
+
+static double opt_threshold(const char *val)
+{
+	double t;
+
+	if (!parse_double(val, &t))
+		usage_error("--threshold: not a number: want a percentage above 0 and below %d: \"%s\"",
+			    THRESHOLD_MAX, val);
+	if (!(t > 0 && t < THRESHOLD_MAX))
+		usage_error("--threshold: out of range: want a percentage above 0 and below %d (at %d%% "
+			    "a halved IOPS passes): \"%s\"", THRESHOLD_MAX, THRESHOLD_MAX, val);
+	return t;
+}
+
 static unsigned long opt_count(const char *name, const char *val)
 {
 	char *end;
@@ -1373,7 +1472,7 @@ static void parse_opts(int argc, char **argv, const char *allowed, int nfiles, o
 		switch (c) {
 		case 'c': o->base_config = optarg; break;
 		case 's': o->base_state = optarg; break;
-		case 't': o->threshold = opt_number("--threshold", optarg); break;
+		case 't': o->threshold = opt_threshold(optarg); break;
 		case 'a': o->base_accel = o->new_accel = check_accel(optarg); break;
 		case 'b': o->base_accel = check_accel(optarg); break;
 		case 'n': o->new_accel = check_accel(optarg); break;
@@ -1528,10 +1627,11 @@ static int cmd_summary(int argc, char **argv)
 			judge(&js[i], b, g, cls, o.threshold);
 		}
 	}
-	decide_all(js, ms, ns, d.n, o.threshold);
+	/* every row "no-baseline" is no summary: refuse, before a line is written */
 	if (!any_base)
-		fprintf(stderr, "benchstat: warning: no group has baseline %s/%s\n",
-			o.base_config, o.base_state);
+		die("the baseline %s/%s is not a row of %s (its configs: %s): every row would be "
+		    "\"no-baseline\"", o.base_config, o.base_state, d.path, configs_of(&d));
+	decide_all(js, ms, ns, d.n, o.threshold);
 	puts(SUMMARY_HEADER);
 	for (size_t i = 0; i < d.n; i++)
 		put_row(stdout, &d.g[i], &js[i]);
@@ -1591,10 +1691,49 @@ static void put_record(const char *key, const char *rest)
 	put_wrapped(rest, INDENT, INDENT);
 }
 
-static char *fmt_key(char *buf, size_t sz, const group_t *g)
+/* "config/state/workload/metric", allocated */
+static char *fmt_key(const group_t *g)
 {
-	snprintf(buf, sz, "%s/%s/%s/%s", g->config, g->state, g->workload, g->metric->name);
-	return buf;
+	return xasprintf("%s/%s/%s/%s", g->config, g->state, g->workload, g->metric->name);
+}
+
+/* put_record(KEY, REST), both allocated and freed */
+static void put_record_free(char *key, char *rest)
+{
+	put_record(key, rest);
+	free(key);
+	free(rest);
+}
+
+/*
+ * One accelerator for both sides: a verdict between runs of different
+ * accelerators (tcg against kvm exited 0 or 1 with a warning) compares the
+ * machines, not the code.
+ */
+static void check_same_accel(const opts_t *o)
+{
+	if (strcmp(o->base_accel, o->new_accel))
+		die("BASE ran under %s, NEW under %s: runs of different accelerators measure "
+		    "different things and get no verdict; compare runs of one accelerator",
+		    o->base_accel, o->new_accel);
+}
+
+/*
+ * At least one group in both, before anything is printed: runs of
+ * different kinds (a peers run against a main run) printed 1,150 lines of
+ * "only in" and then "0 compared".
+ */
+static void check_overlap(const dataset_t *base, const dataset_t *new)
+{
+	for (size_t i = 0; i < new->n; i++) {
+		const group_t *g = &new->g[i];
+
+		if (ds_find(base, g->config, g->state, g->workload, g->metric->name))
+			return;
+	}
+	die("BROKEN: no (config, state, workload, metric) is in both %s (configs: %s) and %s "
+	    "(configs: %s): runs of different kinds (peers against a main run, a view against a "
+	    "matrix) are not compared", base->path, configs_of(base), new->path, configs_of(new));
 }
 
 /* BASE and NEW the same file: a comparison of nothing */
@@ -1616,13 +1755,15 @@ static int cmd_compare(int argc, char **argv)
 	group_t **bg;
 	char (*ns)[32];
 	size_t matched = 0, only = 0, regressions = 0, broken = 0, missing = 0;
-	size_t unclear = 0, nobase = 0, deterministic = 0;
+	size_t unclear = 0, nobase = 0, deterministic = 0, gating = 0;
 	family_t fam;
 
 	parse_opts(argc, argv, "tWE" "abn", 2, &o);
+	check_same_accel(&o);
 	check_distinct(o.files[0], o.files[1]);
 	load(&base, o.files[0]);
 	load(&new, o.files[1]);
+	check_overlap(&base, &new);
 	check_smp(o.smp, &base, &new);
 	js = xrealloc(NULL, new.n * sizeof(*js));
 	ms = xrealloc(NULL, new.n * sizeof(*ms));
@@ -1642,15 +1783,13 @@ static int cmd_compare(int argc, char **argv)
 	put_record("config/state/workload/metric", "n base+new: median base -> new: verdict: change");
 	for (size_t i = 0; i < new.n; i++) {
 		group_t *g = &new.g[i], *b = bg[i];
-		char key[256], rest[512], bm[48], gm[48];
+		char bm[NUM_SZ], gm[NUM_SZ];
 		int reg;
 
-		fmt_key(key, sizeof(key), g);
 		if (!b) {
 			only++;
 			fmt_measured(gm, sizeof(gm), g->n ? g->median : NAN, 0, 0);
-			snprintf(rest, sizeof(rest), "n -+%zu: - -> %s: only in NEW", g->n, gm);
-			put_record(key, rest);
+			put_record_free(fmt_key(g), xasprintf("n -+%zu: - -> %s: only in NEW", g->n, gm));
 			continue;
 		}
 		matched++;
@@ -1660,21 +1799,21 @@ static int cmd_compare(int argc, char **argv)
 		}
 		reg = js[i].gates && !strcmp(js[i].verdict, "slower");
 		regressions += reg;
+		gating += js[i].gates;
 		deterministic += js[i].gates && js[i].cls == DETERMINISTIC && !js[i].have_p;
 		unclear += js[i].undecided && !strcmp(js[i].verdict, "unclear");
 		nobase += js[i].undecided && (!strcmp(js[i].verdict, "no-baseline-data") ||
 					      !strcmp(js[i].verdict, "no-data"));
 		fmt_measured(bm, sizeof(bm), b->n ? b->median : NAN, ci_width(&js[i]), 0);
 		fmt_measured(gm, sizeof(gm), g->n ? g->median : NAN, ci_width(&js[i]), 0);
-		snprintf(rest, sizeof(rest), "n %zu+%zu: %s -> %s: %s%s%s: %s", b->n, g->n, bm, gm,
-			 reg ? "REGRESSION " : "", js[i].verdict,
-			 !js[i].gates && !strcmp(js[i].verdict, "slower") ? " (reported, not gating)" : "",
-			 js[i].text);
-		put_record(key, rest);
+		put_record_free(fmt_key(g), xasprintf("n %zu+%zu: %s -> %s: %s%s%s: %s", b->n, g->n, bm,
+						       gm, reg ? "REGRESSION " : "", js[i].verdict,
+						       !js[i].gates && !strcmp(js[i].verdict, "slower") ?
+						       " (reported, not gating)" : "", js[i].text));
 	}
 	for (size_t i = 0; i < base.n; i++) {
 		group_t *b = &base.g[i];
-		char key[256], rest[512], bm[48];
+		char bm[NUM_SZ];
 		int gating;
 
 		if (ds_find(&new, b->config, b->state, b->workload, b->metric->name))
@@ -1684,9 +1823,8 @@ static int cmd_compare(int argc, char **argv)
 			 resolve_class(b->metric, o.base_accel, in_list(o.smp, b->workload)) != RAND;
 		missing += gating;
 		fmt_measured(bm, sizeof(bm), b->n ? b->median : NAN, 0, 0);
-		snprintf(rest, sizeof(rest), "n %zu+-: %s -> -: only in BASE%s", b->n, bm,
-			 gating ? ": BROKEN: a gating row NEW lacks" : "");
-		put_record(fmt_key(key, sizeof(key), b), rest);
+		put_record_free(fmt_key(b), xasprintf("n %zu+-: %s -> -: only in BASE%s", b->n, bm,
+						      gating ? ": BROKEN: a gating row NEW lacks" : ""));
 	}
 	{
 		char line[512];
@@ -1709,7 +1847,11 @@ static int cmd_compare(int argc, char **argv)
 	if (missing)
 		fprintf(stderr, "benchstat: BROKEN: %zu gating groups of BASE are missing in NEW\n",
 			missing);
-	if (!base.n_ok_rows || !new.n_ok_rows || !matched || broken || missing)
+	/* a comparison in which nothing can fail is no pass */
+	if (matched && !gating)
+		fprintf(stderr, "benchstat: no verdict: nothing gates: none of the %zu rows in both files is "
+			"a gating metric with a verdict (every one reported only or random)\n", matched);
+	if (!base.n_ok_rows || !new.n_ok_rows || !matched || broken || missing || !gating)
 		return EXIT_BAD_INPUT;
 	if (regressions)
 		return EXIT_REGRESSION;
@@ -1735,12 +1877,15 @@ static int cmd_metrics(int argc, char **argv)
 	opts_t o;
 
 	parse_opts(argc, argv, "", 0, &o);
-	puts("metric\tdirection\tkind\tgates\tunit");
+	puts("metric\tdirection\tkind\tgates\tunit\tjudged_by\tmax");
 	for (size_t i = 0; i < N_METRICS; i++)
-		printf("%s\t%s\t%s\t%s\t%s\n", METRICS[i].name,
+		printf("%s\t%s\t%s\t%s\t%s\t%s\t%g\n", METRICS[i].name,
 		       METRICS[i].higher_is_better ? "higher-is-better" : "lower-is-better",
-		       kind_name[METRICS[i].kind], METRICS[i].gates ? "yes" : "no", METRICS[i].unit);
-	puts("*_insns_per_call\tlower-is-better\texact\tyes\tinstructions per call");
+		       kind_name[METRICS[i].kind], METRICS[i].gates ? "yes" : "no", METRICS[i].unit,
+		       METRICS[i].kind == RANDOM ? "none" : METRICS[i].by_insn ? "instructions" : "percent",
+		       METRICS[i].max);
+	printf("*_insns_per_call\tlower-is-better\texact\tyes\tinstructions per call\tinstructions\t%g\n",
+	       COUNT_MAX);
 	return 0;
 }
 

@@ -131,7 +131,7 @@ ranks_awk='
 		rows++
 	}
 	END { exit !(rows == 40 && errs == 0) }'
-run "$bs" summary --accel kvm "$gen"
+run "$bs" summary --accel kvm --baseline-config c1 --baseline-state s "$gen"
 check "median CI ranks and levels match the binomial rule for n=1..40" awk -F, "$ranks_awk" "$tmp/out"
 
 # sampled (kvm): exact Wilcoxon rank-sum test, Hodges-Lehmann shift
@@ -317,8 +317,10 @@ check "failed rows counted, not used" \
 	eq "$(col "$S" $K n_failed),$(col "$S" $K n),$(col "$S" $K min)" 2,10,89800
 check "all-failed group: no-data" eq "$(col "$S" on,rules-10,randread-4k,iops verdict)" no-data
 check "workload without baseline: no-baseline" eq "$(col "$S" on,off,seqwrite-1m,iops verdict)" no-baseline
+# issue 37: a baseline not in the run gave exit 0 and every row "no-baseline"
 run "$bs" summary --baseline-config nosuch --accel kvm basic.csv
-check "unknown baseline: warning on stderr, exit 0" rc_and_stderr 0 "warning: no group has baseline nosuch/off"
+check "a baseline not in the run: exit 2 naming it and the run's configs, no summary" \
+	eq "$rc,$(grep -c 'the baseline nosuch/off is not a row of basic.csv (its configs: off on nokey)' "$tmp/err"),$(wc -c <"$tmp/raw")" 2,1,0
 
 # ------------------------------------------------------------- compare
 run "$bs" compare --accel kvm base.csv new_regress.csv
@@ -603,6 +605,65 @@ run "$bs" summary --no-such-option --accel kvm basic.csv
 check "usage: unknown option -> exit 2" eq "$rc" 2
 run "$bs" summary --threshold -1 --accel kvm basic.csv
 check "usage: negative threshold -> exit 2" eq "$rc" 2
+
+# ---------------------------------------------- issue 35: inputs that steer
+# THRESHOLD: at 100% or more nothing higher-is-better can be slower (a 60%
+# drop passed); at 50% a halved IOPS passes; 0 is no threshold
+gen "$tmp/bt.csv" 1:5:100000:0
+gen "$tmp/nt.csv" 1:5:40000:0
+for t in 100 150 50 0 1e9; do
+	run "$bs" compare --threshold "$t" --accel tcg-icount "$tmp/bt.csv" "$tmp/nt.csv"
+	check "--threshold $t: exit 2, out of range" \
+		rc_and_stderr 2 "out of range: want a percentage above 0 and below 50"
+done
+run "$bs" compare --threshold 49.9 --accel tcg-icount "$tmp/bt.csv" "$tmp/nt.csv"
+check "--threshold 49.9: a 60% drop is slower, exit 1" eq "$rc" 1
+run "$bs" simulate --threshold 60 --reps 1
+check "simulate --threshold 60: exit 2 as well" rc_and_stderr 2 "out of range"
+# runs from different accelerators: no verdict of either kind
+gen "$tmp/na.csv" 1:5:97000:0
+run "$bs" compare --base-accel tcg --new-accel kvm "$tmp/bt.csv" "$tmp/na.csv"
+check "BASE under tcg, NEW under kvm: exit 2, no table" \
+	eq "$rc,$(grep -c 'BASE ran under tcg, NEW under kvm' "$tmp/err"),$(wc -c <"$tmp/raw")" 2,1,0
+# values beyond what a metric can be: refused, not judged
+for spec in iops:1e308 iops:1e10 insns_per_call:1e13 lat_ns:-5 perf_share_pct:101; do
+	m=${spec%%:*} v=${spec#*:}
+	{ echo "seq,config,state,workload,repeat,status,metric,value"; echo "1,on,s1,w,1,ok,$m,$v"; } >"$tmp/absurd.csv"
+	run "$bs" compare --accel tcg-icount "$tmp/bt.csv" "$tmp/absurd.csv"
+	check "$m $v: exit 2, beyond what it can be" rc_and_stderr 2 "absurd.csv:2: $m $v is beyond what it can be"
+done
+gen "$tmp/bbig.csv" 1:1:999999999:0
+gen "$tmp/nbig.csv" 1:1:1:0
+run "$bs" compare --accel tcg-icount "$tmp/bbig.csv" "$tmp/nbig.csv"
+check "the largest IOPS there can be against 1: printed whole, not cut off" \
+	grep -q '^on/s1/w/iops n 1+1: 999999999 -> 1: REGRESSION slower: -999999998 IOPS (-100.00%)' "$tmp/out"
+# quoted fields: a group of their own, BASE's rows silently uncompared
+gen "$tmp/bq.csv" 1:1:100000:0 1:1:5000:0:lat_ns
+sed '3s/,w,/,"w",/' "$tmp/bq.csv" >"$tmp/nq.csv"
+run "$bs" compare --accel tcg-icount "$tmp/bq.csv" "$tmp/nq.csv"
+check "a quoted workload on a non-gating row: exit 2 naming the line" \
+	rc_and_stderr 2 'nq.csv:3: workload ""w"": a name is letters, digits and _ . + - only'
+sed '3s/,w,/, w,/' "$tmp/bq.csv" >"$tmp/nq.csv"
+run "$bs" compare --accel tcg-icount "$tmp/bq.csv" "$tmp/nq.csv"
+check "a blank before a name: exit 2" rc_and_stderr 2 'nq.csv:3: workload " w"'
+# more than 64 counted functions: each its own metric, none "unknown"
+awk 'BEGIN { print "seq,config,state,workload,repeat,status,metric,value"
+	for (i = 1; i <= 100; i++) printf "%d,on,s1,w,1,ok,f%d_insns_per_call,%d\n", i, i, 40 + i }' >"$tmp/b100.csv"
+awk -F, -v OFS=, 'NR > 1 && $7 == "f100_insns_per_call" { $8 = $8 + 1 } { print }' "$tmp/b100.csv" >"$tmp/n100.csv"
+run "$bs" compare --accel tcg-icount "$tmp/b100.csv" "$tmp/n100.csv"
+check "100 counted functions: all judged, the 100th +1 is the regression, exit 1" \
+	eq "$rc,$(grep -c 'same (exact)' "$tmp/out"),$(grep -c '^on/s1/w/f100_insns_per_call .*REGRESSION' "$tmp/out")" 1,99,1
+# nothing gates: a comparison that cannot fail is no pass
+gen "$tmp/bn.csv" 1:1:5000:0:lat_ns 1:1:3:0:perf_share_pct
+gen "$tmp/nn.csv" 1:1:5000:0:lat_ns 1:1:3:0:perf_share_pct
+run "$bs" compare --accel tcg-icount "$tmp/bn.csv" "$tmp/nn.csv"
+check "no gating row in both files: exit 2, nothing gates" \
+	rc_and_stderr 2 "no verdict: nothing gates: none of the 2 rows in both files"
+# runs of different kinds: refused at once, not 1,150 lines and "0 compared"
+sed 's/,on,/,peers,/' "$tmp/bt.csv" >"$tmp/peers.csv"
+run "$bs" compare --accel tcg-icount "$tmp/bt.csv" "$tmp/peers.csv"
+check "no row in both files (peers against on): exit 2 at once, naming both runs' configs" \
+	eq "$rc,$(grep -c 'no (config, state, workload, metric) is in both .*bt.csv (configs: on) and .*peers.csv (configs: peers)' "$tmp/err"),$(wc -c <"$tmp/raw")" 2,1,0
 run "$bs" summary --accel kvm "$tmp/does-not-exist.csv"
 check "missing file -> exit 2" eq "$rc" 2
 run "$bs"
