@@ -68,7 +68,7 @@ gate_scaled() {
 gate "$main_run" "$main_run" 2 "the main run against itself (the same directory)"
 check "  ... it says why" grep -q 'BASE and NEW are the same directory' "$tmp/err"
 mkdir "$tmp/copy"
-cp "$main_run/runs.csv" "$main_run/meta.env" "$tmp/copy/"
+cp "$main_run/runs.csv" "$main_run/meta.json" "$tmp/copy/"
 gate "$main_run" "$tmp/copy" 0 "a copy of the main run"
 
 gate_scaled det on,key-off,randread-qd1,iops 0.97 1 "icount iops 3% lower (exact)"
