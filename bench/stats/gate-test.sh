@@ -210,13 +210,19 @@ mq 95000 | mkrun "$tmp/mq-new" tcg-icount
 gate "$tmp/mq-base" "$tmp/mq-new" 1 "icount mq iops 5% lower, no SMP_WORKLOADS (as single-vCPU)"
 mq | mkrun "$tmp/mq-base-smp" tcg-icount "mq-randread-qd1"
 mq 95000 | mkrun "$tmp/mq-new-smp" tcg-icount "mq-randread-qd1"
-gate "$tmp/mq-base" "$tmp/mq-new-smp" 0 "the same, NEW's meta.json lists mq-randread-qd1 in SMP_WORKLOADS"
+# issue 35: NEW's meta.json alone decided which rows gate
+gate "$tmp/mq-base" "$tmp/mq-new-smp" 2 "the same, only NEW's meta.json lists mq-randread-qd1 in SMP_WORKLOADS"
+check "  ... BASE and NEW disagree, named" \
+	grep -q 'BASE and NEW disagree on which workloads ran on more than one vCPU (SMP_WORKLOADS in meta.json): mq-randread-qd1 (NEW only)' "$tmp/err"
+gate "$tmp/mq-base-smp" "$tmp/mq-new" 2 "the same, only BASE lists it"
+gate "$tmp/mq-base-smp" "$tmp/mq-new-smp" 0 "the same, both list it"
 check "  ... the row is random, no verdict" \
 	grep -q '^on/key-off/mq-randread-qd1/iops .*: random: random by nature: no verdict' "$tmp/out"
-gate "$tmp/mq-base-smp" "$tmp/mq-new" 0 "the same, only BASE lists it (the union is passed)"
-gate "$tmp/mq-base-smp" "$tmp/mq-new-smp" 0 "the same, both list it"
 mq 95000 | mkrun "$tmp/mq-new-rq" tcg-icount "randread-qd1"
-gate "$tmp/mq-base-smp" "$tmp/mq-new-rq" 0 "BASE lists mq-randread-qd1, NEW randread-qd1: both random"
+gate "$tmp/mq-base-smp" "$tmp/mq-new-rq" 2 "BASE lists mq-randread-qd1, NEW randread-qd1: they disagree"
+mq 50000 | awk -F, -v OFS=, 'NR > 1 && $4 == "randread-qd1" && $7 == "iops" { $8 = 50000 } { print }' |
+	mkrun "$tmp/mq-new-all" tcg-icount "mq-randread-qd1 randread-qd1"
+gate "$tmp/mq-base" "$tmp/mq-new-all" 2 "NEW lists every workload, IOPS halved: no timing gate switched off by NEW"
 mq 100000 44 | mkrun "$tmp/mq-new-call" tcg-icount "mq-randread-qd1"
 gate "$tmp/mq-base-smp" "$tmp/mq-new-call" 1 "listed, +1 instruction per call: exact counts still gate"
 mq 95000 | mkrun "$tmp/mq-new-typo" tcg-icount "mq-randread-qd64"
@@ -250,6 +256,20 @@ echo '[1, 2]' >"$tmp/garbage/meta.json"
 gate "$main_run" "$tmp/garbage" 2 "a meta.json that is not an object"
 echo '{"GIT_COMMIT": "x"}' >"$tmp/garbage/meta.json"
 gate "$main_run" "$tmp/garbage" 2 "a meta.json without ACCEL"
+# issue 35: runs of different accelerators got a verdict, with a warning
+scaled "$main_run/runs.csv" on,key-off,randread-qd1,iops 0.5 | mkrun "$tmp/kvm-run" kvm
+gate "$main_run" "$tmp/kvm-run" 2 "tcg-icount against kvm (IOPS halved)"
+check "  ... it names both accelerators" grep -q 'ran under tcg-icount, .* ran under kvm: runs of different accelerators get no verdict' "$tmp/err"
+# issue 35: an old run's meta.env was sourced, so a command in it ran
+mkdir "$tmp/env-run"
+cp "$main_run/runs.csv" "$tmp/env-run/"
+printf 'ACCEL=tcg-icount\nGIT_COMMIT=$(touch %q)\n' "$tmp/pwned" >"$tmp/env-run/meta.env"
+gate "$main_run" "$tmp/env-run" 2 "a meta.env with a command substitution in it"
+check "  ... the command did not run" test ! -e "$tmp/pwned"
+check "  ... the line is named" grep -q 'env-run/meta.env:2: "\$" outside quotes: not read' "$tmp/err"
+printf 'ACCEL=tcg-icount\nGIT_COMMIT=abc\\ 123\nCOMMAND=REPEATS=2\\ BASELINE=\\'"'"'off\\ off\\'"'"'\\ make\n' >"$tmp/env-run/meta.env"
+gate "$main_run" "$tmp/env-run" 0 "a meta.env as printf %q wrote it: parsed"
+check "  ... its values read" grep -q "^new:  .*env-run (tcg-icount, abc 123)" "$tmp/out"
 # about 515 runs a side overflowed GSL's C(m+n, m): SIGABRT, exit 134
 big() {
 	echo "seq,config,state,workload,repeat,status,metric,value"
