@@ -163,6 +163,37 @@ static_beside() {
 		}' "$1"
 }
 
+# static_gate CSV TOLERANCE: the static answer as a gate, a line per
+# function of CSV (rows of static.csv): what the idle path gained and, when
+# it is slower, why; status 1 when a function's idle path is slower: it
+# gains more than TOLERANCE instructions (EXACT_TOLERANCE, as the counts),
+# or jumps at a jump-label site while its key is off (a site added TAKEN,
+# or one of the other polarity).  A taken jump and a NOP are one
+# instruction each, so the counts cannot tell them apart (the fixture
+# tests/fixtures/series-likely-gate counted the same 43 per call).  A
+# register renamed, a block moved or copied, code only with a key on or
+# out of line, a function only one side builds: reported only.
+static_gate() {
+	awk -F, -v tol="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		function n(name) { return (name in k) ? $k[name] + 0 : 0 }
+		{
+			f = $k["function"]
+			if ($k["status"] != "compared") { printf "%s: %s: reported only\n", f, $k["status"]; next }
+			d = n("idle_delta"); t = n("sites_taken"); ft = n("sites_flipped_taken"); why = ""
+			if (d > tol)
+				why = sprintf("its idle path gains %d instruction%s", d, d == 1 ? "" : "s")
+			if (t > 0)
+				why = why (why == "" ? "" : ", ") sprintf("%d site%s added TAKEN while the key is off", t, t == 1 ? "" : "s")
+			if (ft > 0)
+				why = why (why == "" ? "" : ", ") sprintf("%d site%s of the other polarity (a TAKEN jump while the key is off, not a NOP)", ft, ft == 1 ? "" : "s")
+			printf "%s: idle path %+d, %d renamed, %d moved, %d copied: %s\n", f, d, n("renamed"),
+				n("moved"), n("copied"), why == "" ? "no cost while idle" : "SLOWER: " why
+			slower = slower || why != ""
+		}
+		END { exit slower }' "$1"
+}
+
 # benchstat_bin: build benchstat into CACHE/tools if needed, print its path.
 # make runs in that directory (OUT=.): a CACHE path with a space in it is
 # no target make could name.
