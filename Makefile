@@ -87,7 +87,7 @@ help:
 	@echo "  STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS PLAN_NOISE BOOTS FIO_RUNTIME FIO_RAMP FIO_IOS"
 	@echo "  PLUGIN PERF_RECORD SEED RUN_ID RUN_TIMEOUT PERF_REPEATS GUEST_JOBS   (bench/run/bench.sh -h)"
 	@echo "  ACCEL=auto|kvm|tcg|tcg-icount   auto: kvm where it works, else tcg-icount"
-	@echo "  BASE NEW THRESHOLD   make compare"
+	@echo "  BASE NEW THRESHOLD EXACT_TOLERANCE   make compare (compare-series: the last two)"
 	@echo "  KSRC=   the kernel source: a git checkout, an extracted tree or a tarball"
 	@echo "          (default /usr/src/linux-source-6.12.tar.xz)"
 	@echo "  SERIES=patches   a directory with a series file, or none (tree has the change)"

@@ -73,6 +73,7 @@ struct listing {
 /* What the verdict is made of; the summary file holds the same. */
 struct counts {
 	long sites_added, sites_removed, sites_taken, sites_flipped;
+	long sites_flipped_taken;	/* of the flipped, idle and now TAKEN while off */
 	long renamed, renamed_insns, other_added, other_removed, other_changed;
 	long key_added, key_removed, key_changed, cold_added, cold_removed, cold_changed;
 	long moved, copied, idle_base, idle_new, approximate, functions;
@@ -893,6 +894,7 @@ static void compare(struct listing *a, struct listing *b, struct counts *c)
 				nb->mark = M_CHANGED;
 				snprintf(nb->note, sizeof(nb->note), "branch bit was %d", na->branch);
 				c->sites_flipped++;
+				c->sites_flipped_taken += nb->branch && nb->where == W_IDLE;
 			}
 		} else if (strcmp(na->text, nb->text) && !(na->nop && nb->nop)) {
 			n1 = registers(na->text, fa, 16);
@@ -1277,7 +1279,7 @@ static void print_verdict(const char *title, const struct counts *c)
 	X(sites_added) X(sites_removed) X(sites_taken) X(sites_flipped) X(renamed) \
 	X(renamed_insns) X(other_added) X(other_removed) X(other_changed) X(key_added) \
 	X(key_removed) X(key_changed) X(cold_added) X(cold_removed) X(cold_changed) X(moved) \
-	X(copied) X(idle_base) X(idle_new) X(approximate) X(functions)
+	X(copied) X(idle_base) X(idle_new) X(approximate) X(functions) X(sites_flipped_taken)
 
 static void write_summary(const char *path, const struct counts *c, const struct listing *b)
 {

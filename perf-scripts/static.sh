@@ -215,7 +215,8 @@ field() { sed -n "s/^$1=//p" "$2"; }
 csv_row() {
 	local k row="$BASE_LABEL,$NEW_LABEL,$1,$2"
 	for k in sites_added sites_removed sites_taken sites_flipped renamed other_added other_removed \
-		other_changed key_added key_removed cold_added cold_removed moved copied idle_delta; do
+		other_changed key_added key_removed cold_added cold_removed moved copied idle_delta \
+		sites_flipped_taken; do
 		row+=,$([[ -n ${3:-} ]] && field "$k" "$3" || echo 0)
 	done
 	printf '%s\n' "$row"
@@ -331,7 +332,7 @@ main() {
 		{
 			printf 'base,new,function,status,sites_added,sites_removed,sites_taken,sites_flipped,renamed,'
 			printf 'other_added,other_removed,other_changed,key_added,key_removed,cold_added,'
-			printf 'cold_removed,moved,copied,idle_delta\n'
+			printf 'cold_removed,moved,copied,idle_delta,sites_flipped_taken\n'
 			cat "$WORK/csv"
 		} >"$OUT_DIR/static.csv"
 	fi

@@ -94,6 +94,9 @@ ROWS=$(
 2|RESULTS='results/no-such-run' (make's command line): no such directory|make -s disasm RESULTS=results/no-such-run
 2|a committed run, which make never writes into|make -s plots RESULTS=$NEWEST
 2|usage: make compare BASE=results/A NEW=results/B|make -s compare
+2|(configs: peers) and |out=\$(bench/stats/compare.sh results/20261204-152531-peers ${NEWEST%/} 2>&1); rc=\$?; printf '%s\n' "\$out"; [[ \$(wc -l <<<"\$out") -lt 10 ]] || exit 9; exit \$rc
+0|0 regressions|mkdir -p $SCRATCH/cmp && cp ${NEWEST}runs.csv ${NEWEST}meta.json $SCRATCH/cmp/ && CACHE='$SCRATCH/with space' bench/stats/compare.sh ${NEWEST%/} $SCRATCH/cmp
+2|the baseline on/nosuch is not a row of|mkdir -p $SCRATCH/sum && cp ${NEWEST}runs.csv ${NEWEST}summary.csv $SCRATCH/sum/ && jq '.BASELINE = "on nosuch"' ${NEWEST}meta.json >$SCRATCH/sum/meta.json && bench/stats/summarise.sh $SCRATCH/sum; rc=\$?; cmp -s ${NEWEST}summary.csv $SCRATCH/sum/summary.csv || exit 9; exit \$rc
 2|CONFIG='bogus' (the environment): not a config (valid: |CONFIG=bogus bench/run/fuzz.sh
 2|FUZZ_OUT='README.md' (the environment): exists and is not a directory|FUZZ_OUT=README.md bench/run/fuzz.sh
 0|bench/run/coverage.sh [RESULTS_DIR|bench/run/coverage.sh -h

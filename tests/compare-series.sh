@@ -8,8 +8,12 @@
 # own); patches/ against itself, measured twice, must exit 0 with every
 # exact count the same.  Otherwise reduced to keep it cheap: on, one
 # workload, tcg-icount.  tests/fixtures/series-likely-gate (a gate whose
-# site jumps while the key is off) must be measured, exit 0 with the same
-# count per call, not stopped by the state check (key-off alone).  The
+# site jumps while the key is off) must be measured, not stopped by the
+# state check (key-off alone), count the same per call, and exit 1 all the
+# same: the static answer, run for each config and printed beside the
+# counts, sees a jump-label site of the other polarity (issue 35: it
+# ended "no regression", exit 0).  patches/ against itself: the static
+# answer finds no cost while idle; series-slow: its idle path +2.  The
 # fixtures build in variant roots of their own: the shared on build's
 # stamp must not change.
 #
@@ -50,8 +54,15 @@ all_exact_same() {
 
 none_changed() { ! grep -Eq ' (slower|faster):' "$1"; }
 
+# static NAME FUNC: the static answer's line of FUNC in NAME's output (raw:
+# unwrap would join its indented lines)
+static() { grep -E "^  on $2: " "$SCRATCH/$1.raw" || true; }
+
 rc=$(series slow "$REPO_DIR/patches" "$REPO_DIR/tests/fixtures/series-slow")
 check "fixture against patches/ exits 1 (got $rc)" test "$rc" = 1
+l=$(static slow submit_bio_noacct_nocheck)
+check "  ... the static answer beside the counts: the idle path +2, slower ($l)" \
+	grep -Eq 'idle path \+2, .*SLOWER: its idle path gains 2 instructions; counted in key-off: \+2 per call$' <<<"$l"
 check "the default states were measured: key-off key-on-other rules-1 rules-1000" \
 	test "$(grep -oE '^on/[a-z0-9-]+/count-randread-qd1/insns_per_call ' "$SCRATCH/slow.out" | cut -d/ -f2 | tr '\n' ' ')" = \
 	"key-off key-on-other rules-1 rules-1000 "
@@ -69,13 +80,20 @@ check "patches/ against itself: every exact count the same" \
 	all_exact_same "$SCRATCH/same.out"
 check "patches/ against itself: no row slower or faster" \
 	none_changed "$SCRATCH/same.out"
+l=$(static same submit_bio_noacct_nocheck)
+check "patches/ against itself: the static answer, no cost while idle ($l)" \
+	grep -Eq 'idle path \+0, 0 renamed, 0 moved, 0 copied: no cost while idle; counted in key-off: \+0 per call$' <<<"$l"
 # A gate of the other polarity (static_branch_likely(): its site jumps while
 # the key is off) is measured, not refused by the state check as a key
 # left on: one instruction at the site either way.
 rc=$(STATES=key-off series likely "$REPO_DIR/patches" "$REPO_DIR/tests/fixtures/series-likely-gate")
-check "likely-gate fixture against patches/ is measured, exit 0 (got $rc)" test "$rc" = 0
+check "likely-gate fixture against patches/ is measured, and exits 1 on the static answer (got $rc)" test "$rc" = 1
 l=$(line likely key-off insns_per_call)
 check "the likely gate's instructions per call: the same ($l)" grep -Eq ' same: same \(exact\)$' <<<"$l"
+l=$(static likely submit_bio_noacct_nocheck)
+check "  ... the static answer beside it: a site of the other polarity, slower ($l)" \
+	grep -Eq 'SLOWER: 1 site of the other polarity \(a TAKEN jump while the key is off, not a NOP\); counted in key-off: \+0 per call$' <<<"$l"
+check "  ... the last line: REGRESSION (exit 1)" grep -qx 'compare-series: REGRESSION (exit 1)' "$SCRATCH/likely.out"
 check "the shared on build was not rebuilt" test "$(cat "$stamp")" = "$before"
 for f in "$SCRATCH"/*.out "$SCRATCH"/*.err; do
 	[[ $failed == 0 ]] || { echo "--- $f"; tail -n 20 "$f"; }

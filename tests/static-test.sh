@@ -139,6 +139,50 @@ differences() {
 	"$tmp/static-diff" -v -t total "$tmp/kernel-on.sum" "$tmp/kernel-likely.sum" >"$tmp/total.out"
 	check "verdict over summaries adds them up" \
 		has total '  +1 patchable jump-label site, 1 site of the other polarity,'
+	check "kernel on -> likely: the flipped site is on the idle path and now taken (summary)" \
+		grep -qx 'sites_flipped_taken=1' "$tmp/kernel-likely.sum"
+	check "kernel off -> on: no site of the other polarity (summary)" \
+		grep -qx 'sites_flipped_taken=0' "$tmp/kernel-on.sum"
+}
+
+# csv_of SUMMARY STATUS: a static.csv (as perf-scripts/static.sh writes it)
+# of one function compared, from a static-diff summary
+csv_of() {
+	local k row='' cols='sites_added sites_removed sites_taken sites_flipped renamed other_added other_removed other_changed key_added key_removed cold_added cold_removed moved copied idle_delta sites_flipped_taken'
+	for k in $cols; do row+=,$(sed -n "s/^$k=//p" "$1"); done
+	printf 'base,new,function,status,%s\n' "$(tr ' ' , <<<"$cols")"
+	printf 'a,b,submit_bio_noacct_nocheck,%s%s\n' "$2" "$row"
+}
+
+# gate CSV TOLERANCE: bench/lib/results.sh static_gate, its lines in
+# $tmp/gate.out and its status echoed
+gate() {
+	local rc=0
+	bash -c '. "$1/bench/lib/lib.sh"; static_gate "$2" "$3"' _ "$repo" "$1" "$2" >"$tmp/gate.out" || rc=$?
+	echo "$rc"
+}
+
+# The static answer as compare-series's gate (issue 35): a taken jump and
+# a NOP are one instruction each, so the counts passed the likely gate.
+static_gate_checks() {
+	csv_of "$tmp/kernel-likely.sum" compared >"$tmp/likely.csv"
+	check "gate: on -> on(series-likely-gate): slower, exit 1" test "$(gate "$tmp/likely.csv" 0)" = 1
+	check "  ... a site of the other polarity, the idle path +0" \
+		grep -qx 'submit_bio_noacct_nocheck: idle path +0, 0 renamed, 0 moved, 3 copied: SLOWER: 1 site of the other polarity (a TAKEN jump while the key is off, not a NOP)' "$tmp/gate.out"
+	check "  ... whatever EXACT_TOLERANCE" test "$(gate "$tmp/likely.csv" 5)" = 1
+	csv_of "$tmp/kernel-on.sum" compared >"$tmp/on.csv"
+	check "gate: off -> on, +1 NOP site: the idle path gains an instruction, exit 1" test "$(gate "$tmp/on.csv" 0)" = 1
+	check "  ... said so" grep -q 'SLOWER: its idle path gains 1 instruction$' "$tmp/gate.out"
+	check "gate: the same with EXACT_TOLERANCE=1: exit 0, the rename reported" test "$(gate "$tmp/on.csv" 1)" = 0
+	check "  ... said so" grep -qx 'submit_bio_noacct_nocheck: idle path +1, 1 renamed, 0 moved, 3 copied: no cost while idle' "$tmp/gate.out"
+	awk -F, -v OFS=, 'NR == 2 { $5 = 0; $19 = "+0" } { print }' "$tmp/on.csv" >"$tmp/renamed.csv"
+	check "gate: a register renamed and blocks copied only: exit 0" test "$(gate "$tmp/renamed.csv" 0)" = 0
+	awk -F, -v OFS=, 'NR == 2 { $5 = 0; $19 = "+0"; $17 = 12 } { print }' "$tmp/on.csv" >"$tmp/moved.csv"
+	check "gate: a moved block: exit 0" test "$(gate "$tmp/moved.csv" 0)" = 0
+	awk -F, -v OFS=, 'NR == 2 { $7 = 1 } { print }' "$tmp/renamed.csv" >"$tmp/taken.csv"
+	check "gate: a site added TAKEN while off: exit 1" test "$(gate "$tmp/taken.csv" 0)" = 1
+	printf 'base,new,function,status,sites_added\na,b,__blk_error_inject,only-new,0\n' >"$tmp/only.csv"
+	check "gate: a function only NEW builds: reported, exit 0" test "$(gate "$tmp/only.csv" 0)" = 0
 }
 
 bad_input() {
@@ -155,5 +199,6 @@ polarity_in_objects
 polarity_linked
 state_check
 differences
+static_gate_checks
 bad_input
 finish

@@ -163,8 +163,43 @@ static_beside() {
 		}' "$1"
 }
 
+# static_gate CSV TOLERANCE: the static answer as a gate, a line per
+# function of CSV (rows of static.csv): what the idle path gained and, when
+# it is slower, why; status 1 when a function's idle path is slower: it
+# gains more than TOLERANCE instructions (EXACT_TOLERANCE, as the counts),
+# or jumps at a jump-label site while its key is off (a site added TAKEN,
+# or one of the other polarity).  A taken jump and a NOP are one
+# instruction each, so the counts cannot tell them apart (the fixture
+# tests/fixtures/series-likely-gate counted the same 43 per call).  A
+# register renamed, a block moved or copied, code only with a key on or
+# out of line, a function only one side builds: reported only.
+static_gate() {
+	awk -F, -v tol="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		function n(name) { return (name in k) ? $k[name] + 0 : 0 }
+		{
+			f = $k["function"]
+			if ($k["status"] != "compared") { printf "%s: %s: reported only\n", f, $k["status"]; next }
+			d = n("idle_delta"); t = n("sites_taken"); ft = n("sites_flipped_taken"); why = ""
+			if (d > tol)
+				why = sprintf("its idle path gains %d instruction%s", d, d == 1 ? "" : "s")
+			if (t > 0)
+				why = why (why == "" ? "" : ", ") sprintf("%d site%s added TAKEN while the key is off", t, t == 1 ? "" : "s")
+			if (ft > 0)
+				why = why (why == "" ? "" : ", ") sprintf("%d site%s of the other polarity (a TAKEN jump while the key is off, not a NOP)", ft, ft == 1 ? "" : "s")
+			printf "%s: idle path %+d, %d renamed, %d moved, %d copied: %s\n", f, d, n("renamed"),
+				n("moved"), n("copied"), why == "" ? "no cost while idle" : "SLOWER: " why
+			slower = slower || why != ""
+		}
+		END { exit slower }' "$1"
+}
+
+# benchstat_bin: build benchstat into CACHE/tools if needed, print its path.
+# make runs in that directory (OUT=.): a CACHE path with a space in it is
+# no target make could name.
 benchstat_bin() {
-	make -s -C "$BENCH_DIR/stats" OUT="$CACHE/tools" "$CACHE/tools/benchstat" >&2
+	mkdir -p "$CACHE/tools"
+	make -s -C "$CACHE/tools" -f "$BENCH_DIR/stats/Makefile" OUT=. >&2
 	printf '%s\n' "$CACHE/tools/benchstat"
 }
 
@@ -291,13 +326,49 @@ meta_set() {
 }
 
 # meta_get DIR KEY: a value of the run's metadata.  meta.json is read with
-# jq; a run made before it existed (meta.env, printf %q) is decoded by the
-# shell it was written for, in a subshell, and nowhere else.  Keys that a
-# driver still appends to meta.env are found there too.
+# jq; a run made before it existed (meta.env) is parsed by meta_env_value,
+# never sourced: nothing from a run directory is executed.
 meta_get() {
 	local v=''
 	[[ ! -f $1/meta.json ]] || v=$(jq -r --arg k "$2" '.[$k] // empty | tostring' "$1/meta.json")
-	[[ -n $v || ! -f $1/meta.env ]] || v=$(bash -c '. "$1" && printf %s "${!2:-}"' _ "$1/meta.env" "$2")
+	[[ -n $v || ! -f $1/meta.env ]] || v=$(meta_env_value "$1/meta.env" "$2")
+	printf '%s\n' "$v"
+}
+
+# meta_env_value FILE KEY: KEY's value in an old run's meta.env, read as
+# the printf %q it was written with and nothing more: KEY=WORD lines whose
+# WORD is plain characters, backslash escapes and '...' strings (and lines
+# of a # comment, and blank ones).  Anything
+# else (an unescaped space, $, `, ;, a $'...' string, a line that is not
+# KEY=WORD) is exit 2 naming the line: the file was sourced once, and a
+# command written in it ran.
+meta_env_value() {
+	local v
+	v=$(awk -v key="$2" '
+		function refuse(why) { printf "%s:%d: %s: not read (nothing in a run directory is run)\n", FILENAME, NR, why > "/dev/stderr"; bad = 1; exit 2 }
+		{ sub(/\r$/, "") }
+		/^(#.*)?$/ { next }
+		!/^[A-Za-z_][A-Za-z0-9_]*=/ { refuse("not a KEY=VALUE line of printf %q") }
+		{
+			k = substr($0, 1, index($0, "=") - 1); w = substr($0, index($0, "=") + 1); out = ""
+			while (w != "") {
+				c = substr(w, 1, 1)
+				if (c == "\\") {
+					if (length(w) < 2) refuse("a backslash at the end")
+					out = out substr(w, 2, 1); w = substr(w, 3)
+				} else if (c == "\047") {
+					e = index(substr(w, 2), "\047")
+					if (!e) refuse("an unterminated quote")
+					out = out substr(w, 2, e - 1); w = substr(w, e + 2)
+				} else if (c ~ /[A-Za-z0-9_.\/:@%+,=~^-]/) {
+					out = out c; w = substr(w, 2)
+				} else {
+					refuse("\"" c "\" outside quotes")
+				}
+			}
+			if (k == key) { val = out; found = 1 }
+		}
+		END { if (!bad && found) print val }' "$1") || die_bad_input "$1 cannot be read as a run's metadata (see above)"
 	printf '%s\n' "$v"
 }
 

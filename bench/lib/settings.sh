@@ -441,6 +441,17 @@ st_check_pct() {
 	fi
 }
 
+# st_check_threshold: the gate's THRESHOLD, a percentage above 0 and below
+# 50, as benchstat --threshold takes it: at 50% a halved IOPS passes, and
+# from 100% on nothing higher-is-better can be slower at all.
+st_check_threshold() {
+	if [[ ! $2 =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
+		st_bad "$1" "not a number: want a percentage above 0 and below 50 (e.g. 1 or 0.5)"
+	elif ! awk -v v="$2" 'BEGIN { exit !(v > 0 && v < 50) }'; then
+		st_bad "$1" "out of range: want a percentage above 0 and below 50 (at 50% a halved IOPS passes)"
+	fi
+}
+
 # st_check_ramp: fio's ramp_time: whole seconds, or a whole number with ms
 # or s (fio refuses 0.2); at most an hour.
 st_check_ramp() {

@@ -179,7 +179,7 @@ report_md() {
 	builds
 	printf 'Command as recorded by the run:\n\n```\n%s\n```\n\n' "$(meta COMMAND)"
 	printf '%s\n\n' "$(accel_meaning)"
-	printf 'Each row is compared with the baseline row `%s` on the same workload (bench/stats/README.md): deterministic metrics by their medians against the %s%% threshold, sampled ones by the exact Wilcoxon rank-sum test (Hodges-Lehmann shift, its confidence interval with the coverage achieved; Holm over the gating rows); random ones (perf sample shares, error counts under `chance`) are reported without a verdict.\n\n' \
+	printf 'Each row is compared with the baseline row `%s` on the same workload (bench/stats/README.md): deterministic metrics by their medians against the %s%% threshold (instructions per call by the instruction: any increase is slower), sampled ones by the exact Wilcoxon rank-sum test (Hodges-Lehmann shift, its confidence interval with the coverage achieved; Holm over the gating rows); random ones (perf sample shares, error counts under `chance`) are reported without a verdict.\n\n' \
 		"$(meta BASELINE)" "${THRESHOLD:-1}"
 	if grep -q ',iops,' "$DIR/summary.csv"; then
 		printf '## IOPS\n\n'

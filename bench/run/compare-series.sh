@@ -14,13 +14,19 @@
 #                            no rule on the target disk, one rule and many
 #                            on it, each visited by every I/O)
 #   WORKLOADS=randread-qd1
-#   FIO_RUNTIME=1 FIO_RAMP=200ms FIO_IOS=20000 HOT_FUNCS THRESHOLD=1
+#   FIO_RUNTIME=1 FIO_RAMP=200ms FIO_IOS=20000 HOT_FUNCS THRESHOLD=1 EXACT_TOLERANCE=0
 #   RESULTS_ROOT=results  RUN_ID=<date>-compare-series
 # Output: RESULTS_ROOT/RUN_ID/{base,new}/, a run of bench.sh each, and the
-# table on stdout.  Exit status, only ever 0, 1 or 2: 0 no regression, 1 a
-# primary metric worse than THRESHOLD percent (any exact count of a
-# HOT_FUNCS function included) or a side that could not be measured (the
-# last line says which), 2 broken input or no verdict.  `make
+# table on stdout; then the static answer of each config, BASE's objects
+# against NEW's (perf-scripts/static.sh: static/CONFIG.txt, static.csv),
+# beside the change per call counted in key-off.  Exit status, only ever
+# 0, 1 or 2: 0 no regression, 1 a primary metric worse than THRESHOLD
+# percent (an instruction count per call: more than EXACT_TOLERANCE
+# instructions), an idle path that the static answer shows slower (more
+# than EXACT_TOLERANCE instructions, or a jump-label site TAKEN while its
+# key is off: the counts see a taken jump and a NOP alike), or a side
+# that could not be measured or answered (the last line says which), 2
+# broken input or no verdict.  `make
 # compare-series` runs this, but make reports any failure as 2: gate on
 # this script.
 set -eEuo pipefail
@@ -61,7 +67,7 @@ side() {
 
 main() {
 	local base_ksrc=${BASE_KSRC:-${KSRC:-}} new_ksrc=${NEW_KSRC:-${KSRC:-}}
-	local base_series=${BASE_SERIES:-${SERIES:-}} new_series=${NEW_SERIES:-${SERIES:-}} status=0 s
+	local base_series=${BASE_SERIES:-${SERIES:-}} new_series=${NEW_SERIES:-${SERIES:-}} status=0 static=0 s
 	# Both sides' names first: a typo on NEW must not cost BASE's boots.
 	for s in "$base_ksrc|$base_series" "$new_ksrc|$new_series"; do
 		(KSRC=${s%%|*} SERIES=${s#*|} DIE_STATUS=$STATUS_BAD_INPUT resolve_variant) || exit "$STATUS_BAD_INPUT"
@@ -75,9 +81,50 @@ main() {
 	log "compare-series: new KSRC=${new_ksrc:-default} SERIES=${new_series:-patches}"
 	side new "$new_ksrc" "$new_series" || die "measuring the new side failed: not measured (see $OUT/new)"
 	"$BENCH_DIR/stats/compare.sh" "$OUT/base" "$OUT/new" || status=$?
+	static_answers || static=$?
+	# broken input first, then a regression of the counts or of the code
+	((status == 2 || static == 0)) || status=1
 	printf 'compare-series: %s (exit %d)\n' \
 		"$(case $status in 0) echo no regression ;; 1) echo REGRESSION ;; *) echo broken input ;; esac)" "$status"
 	exit "$status"
+}
+
+# static_answers: the static answer of each config, BASE's objects against
+# NEW's, a line per function beside the change per call counted in key-off
+# (bench/lib/results.sh static_gate); status 1 when one is slower or could
+# not be made.
+static_answers() {
+	local c f line rest counted rc=0
+	printf '\nstatic answer, each config BASE -> NEW (perf-scripts/static.sh: static/CONFIG.txt)\n'
+	mkdir -p "$OUT/static"
+	for c in $CONFIGS; do
+		if ! "$REPO_DIR/perf-scripts/static.sh" -o "$OUT/static/$c" "$c" "$c" >/dev/null 2>"$OUT/static/$c.log"; then
+			printf '  %s: NOT ANSWERED: perf-scripts/static.sh failed (%s)\n' "$c" "$OUT/static/$c.log"
+			rc=1
+			continue
+		fi
+		mv "$OUT/static/$c/static.txt" "$OUT/static/$c.txt"
+		static_gate "$OUT/static/$c/static.csv" "${EXACT_TOLERANCE:-0}" >"$OUT/static/$c.gate" || rc=1
+		[[ -f $OUT/static.csv ]] || head -n 1 "$OUT/static/$c/static.csv" >"$OUT/static.csv"
+		tail -n +2 "$OUT/static/$c/static.csv" >>"$OUT/static.csv"
+		while IFS= read -r line; do
+			f=${line%%: *} rest=${line#*: }
+			counted=$(counted_change "$c" "$(plugin_metric "$f")")
+			printf '  %s %s: %s; counted in key-off: %s\n' "$c" "$f" "$rest" "${counted:-not counted}"
+		done <"$OUT/static/$c.gate"
+		rm -rf "${OUT:?}/static/$c" "$OUT/static/$c.log"
+	done
+	return "$rc"
+}
+
+# counted_change CONFIG METRIC: NEW's median minus BASE's of CONFIG's
+# METRIC in key-off ("+0 per call"), empty when a side lacks it.
+counted_change() {
+	local b n
+	b=$(awk -F, -v c="$1" -v m="$2" '$1 == c && $2 == "key-off" && $4 == m { print $8; exit }' "$OUT/base/summary.csv")
+	n=$(awk -F, -v c="$1" -v m="$2" '$1 == c && $2 == "key-off" && $4 == m { print $8; exit }' "$OUT/new/summary.csv")
+	[[ -n $b && -n $n ]] || return 0
+	awk -v b="$b" -v n="$n" 'BEGIN { printf "%+g per call\n", n - b }'
 }
 
 main "$@"

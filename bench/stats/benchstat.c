@@ -47,7 +47,7 @@
 #define EXIT_REGRESSION 1
 #define EXIT_BAD_INPUT 2        /* also: no verdict (underpowered, unclear) */
 #define ALPHA 0.05              /* two-sided error of tests and intervals */
-#define EXACT_MAX_MN 10000      /* larger m*n: normal approximation */
+#define EXACT_MAX_N 50          /* this many runs on a side: normal approximation, as R */
 #define SORT_MAX_MN 1024        /* up to this many pairwise differences: sort them */
 /*
  * Two log ratios closer than this are the same change: far below any
@@ -55,6 +55,8 @@
  */
 #define LOG_EPS 1e-12
 #define NFIELDS 8
+/* what a config, state, workload, status or metric name is made of */
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-"
 
 static const char HEADER[] =
 	"seq,config,state,workload,repeat,status,metric,value";
@@ -81,7 +83,24 @@ typedef struct {
 	enum kind kind;
 	int gates;              /* primary: its regressions set exit status 1 */
 	const char *unit;       /* of the absolute change */
+	int by_insn;            /* an exact count of instructions: judged by the instruction */
+	double max;             /* the largest value it can take (the smallest is 0) */
 } metric_t;
+
+/*
+ * What a metric can possibly be, far beyond anything measured, so that a
+ * value past it is a broken measurement, not a verdict (1e308 IOPS got
+ * one, printed cut off by 48-byte buffers).  The largest measured at
+ * 7391b27: 231801 IOPS, 34511 instructions per I/O, 21024 instructions per
+ * call, 16 calls per I/O, 1.2e7 ns (a p999), 4.1e6 bytes of text.
+ */
+#define IOPS_MAX 1e9            /* a billion I/Os a second: beyond any device */
+#define COUNT_MAX 1e12          /* instructions or cycles per call or per I/O */
+#define NS_MAX 3.6e12           /* an hour, in ns */
+#define PER_IO_MAX 1e6          /* calls or punts per I/O */
+#define BYTES_MAX 1e10          /* bytes of a kernel's text */
+#define SITES_MAX 1e9           /* jump-label sites, cache lines */
+#define EVENTS_MAX 1e15         /* errors, rule changes in a run */
 
 /*
  * Gating: the time per I/O (IOPS, instructions per I/O, cycles per I/O)
@@ -89,37 +108,37 @@ typedef struct {
  * (instructions per call of each, calls per I/O).
  */
 static const metric_t METRICS[] = {
-	{ "iops",                             1, GUEST_TIME, 1, "IOPS" },
-	{ "insns_per_io",                     0, GUEST_TIME, 1, "instructions per I/O" },
-	{ "lat_ns",                           0, GUEST_TIME, 0, "ns" },
-	{ "lat_p50_ns",                       0, PERCENTILE, 0, "ns" },
-	{ "lat_p99_ns",                       0, PERCENTILE, 0, "ns" },
-	{ "lat_p999_ns",                      0, PERCENTILE, 0, "ns" },
-	{ "task_clock_ns_per_io",             0, GUEST_TIME, 0, "ns per I/O" },
-	{ "insns_per_call",                   0, EXACT,      1, "instructions per call" },
-	{ "submit_bio_noacct_insns_per_call", 0, EXACT,      1, "instructions per call" },
-	{ "blk_mq_submit_bio_insns_per_call", 0, EXACT,      1, "instructions per call" },
-	{ "blk_error_inject_insns_per_call",  0, EXACT,      1, "instructions per call" },
-	{ "should_fail_bio_insns_per_call",   0, EXACT,      1, "instructions per call" },
-	{ "calls_per_io",                     0, EXACT,      1, "calls per I/O" },
-	{ "iowq_punts_per_io",                0, EXACT,      0, "io-wq punts per I/O" },
-	{ "cycles_per_io",                    0, SAMPLED,    1, "cycles per I/O" },
-	{ "instructions_per_io",              0, SAMPLED,    0, "instructions per I/O" },
-	{ "pread_ns_per_io",                  0, GUEST_TIME, 0, "ns per I/O" },
-	{ "switch_enable_ns",                 0, GUEST_TIME, 0, "ns" },
-	{ "switch_add_ns",                    0, GUEST_TIME, 0, "ns" },
-	{ "switch_add_other_disk_ns",         0, GUEST_TIME, 0, "ns" },
-	{ "switch_removeall_other_disk_ns",   0, GUEST_TIME, 0, "ns" },
-	{ "switch_disable_ns",                0, GUEST_TIME, 0, "ns" },
-	{ "switch_enable_first_ns",           0, GUEST_TIME, 0, "ns" },
-	{ "switch_disable_first_ns",          0, GUEST_TIME, 0, "ns" },
-	{ "text_bytes",                       0, EXACT,      0, "bytes" },
-	{ "func_bytes",                       0, EXACT,      0, "bytes" },
-	{ "jump_sites",                       0, EXACT,      0, "sites" },
-	{ "hot_lines",                        0, EXACT,      0, "cache lines" },
-	{ "io_errors",                        0, RANDOM,     0, "errors" },
-	{ "rule_changes",                     0, RANDOM,     0, "rule changes" },
-	{ "perf_share_pct",                   0, RANDOM,     0, "points" },
+	{ "iops",                             1, GUEST_TIME, 1, "IOPS", 0, IOPS_MAX },
+	{ "insns_per_io",                     0, GUEST_TIME, 1, "instructions per I/O", 0, COUNT_MAX },
+	{ "lat_ns",                           0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "lat_p50_ns",                       0, PERCENTILE, 0, "ns", 0, NS_MAX },
+	{ "lat_p99_ns",                       0, PERCENTILE, 0, "ns", 0, NS_MAX },
+	{ "lat_p999_ns",                      0, PERCENTILE, 0, "ns", 0, NS_MAX },
+	{ "task_clock_ns_per_io",             0, GUEST_TIME, 0, "ns per I/O", 0, NS_MAX },
+	{ "insns_per_call",                   0, EXACT,      1, "instructions per call", 1, COUNT_MAX },
+	{ "submit_bio_noacct_insns_per_call", 0, EXACT,      1, "instructions per call", 1, COUNT_MAX },
+	{ "blk_mq_submit_bio_insns_per_call", 0, EXACT,      1, "instructions per call", 1, COUNT_MAX },
+	{ "blk_error_inject_insns_per_call",  0, EXACT,      1, "instructions per call", 1, COUNT_MAX },
+	{ "should_fail_bio_insns_per_call",   0, EXACT,      1, "instructions per call", 1, COUNT_MAX },
+	{ "calls_per_io",                     0, EXACT,      1, "calls per I/O", 0, PER_IO_MAX },
+	{ "iowq_punts_per_io",                0, EXACT,      0, "io-wq punts per I/O", 0, PER_IO_MAX },
+	{ "cycles_per_io",                    0, SAMPLED,    1, "cycles per I/O", 0, COUNT_MAX },
+	{ "instructions_per_io",              0, SAMPLED,    0, "instructions per I/O", 0, COUNT_MAX },
+	{ "pread_ns_per_io",                  0, GUEST_TIME, 0, "ns per I/O", 0, NS_MAX },
+	{ "switch_enable_ns",                 0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "switch_add_ns",                    0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "switch_add_other_disk_ns",         0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "switch_removeall_other_disk_ns",   0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "switch_disable_ns",                0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "switch_enable_first_ns",           0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "switch_disable_first_ns",          0, GUEST_TIME, 0, "ns", 0, NS_MAX },
+	{ "text_bytes",                       0, EXACT,      0, "bytes", 0, BYTES_MAX },
+	{ "func_bytes",                       0, EXACT,      0, "bytes", 0, BYTES_MAX },
+	{ "jump_sites",                       0, EXACT,      0, "sites", 0, SITES_MAX },
+	{ "hot_lines",                        0, EXACT,      0, "cache lines", 0, SITES_MAX },
+	{ "io_errors",                        0, RANDOM,     0, "errors", 0, EVENTS_MAX },
+	{ "rule_changes",                     0, RANDOM,     0, "rule changes", 0, EVENTS_MAX },
+	{ "perf_share_pct",                   0, RANDOM,     0, "points", 0, 100 },
 };
 #define N_METRICS (sizeof(METRICS) / sizeof(METRICS[0]))
 
@@ -189,6 +208,25 @@ static char *xstrdup(const char *s)
 	return memcpy(xrealloc(NULL, n), s, n);
 }
 
+/* a string formatted into memory of its own: no fixed buffer cuts it off */
+static __attribute__((format(printf, 1, 2))) char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *s;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("cannot format a message");
+	s = xrealloc(NULL, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 /* -0 prints as 0 */
 static double nz(double v)
 {
@@ -203,11 +241,12 @@ static double pct(double log_ratio)
 
 /*
  * HOT_FUNCS may name any kernel function: its "FUNC_insns_per_call" is an
- * exact count like the listed ones, and gates like them.
+ * exact count like the listed ones, and gates like them.  As many as the
+ * data name (there were 64 at most, the 65th reported as an unknown
+ * metric); each allocated once, as groups point at it.
  */
-#define MAX_FUNC_METRICS 64
-static metric_t func_metrics[MAX_FUNC_METRICS];
-static size_t n_func_metrics;
+static metric_t **func_metrics;
+static size_t n_func_metrics, cap_func_metrics;
 
 static const metric_t *metric_find(const char *name)
 {
@@ -218,14 +257,18 @@ static const metric_t *metric_find(const char *name)
 		if (!strcmp(METRICS[i].name, name))
 			return &METRICS[i];
 	for (size_t i = 0; i < n_func_metrics; i++)
-		if (!strcmp(func_metrics[i].name, name))
-			return &func_metrics[i];
-	if (len <= sl || strcmp(name + len - sl, suffix) ||
-	    n_func_metrics == MAX_FUNC_METRICS)
+		if (!strcmp(func_metrics[i]->name, name))
+			return func_metrics[i];
+	if (len <= sl || strcmp(name + len - sl, suffix))
 		return NULL;
-	func_metrics[n_func_metrics] =
-		(metric_t){ xstrdup(name), 0, EXACT, 1, "instructions per call" };
-	return &func_metrics[n_func_metrics++];
+	if (n_func_metrics == cap_func_metrics) {
+		cap_func_metrics = cap_func_metrics ? 2 * cap_func_metrics : 16;
+		func_metrics = xrealloc(func_metrics, cap_func_metrics * sizeof(*func_metrics));
+	}
+	func_metrics[n_func_metrics] = xrealloc(NULL, sizeof(metric_t));
+	*func_metrics[n_func_metrics] =
+		(metric_t){ xstrdup(name), 0, EXACT, 1, "instructions per call", 1, COUNT_MAX };
+	return func_metrics[n_func_metrics++];
 }
 
 static const char *check_accel(const char *a)
@@ -445,6 +488,15 @@ static const metric_t *parse_row(const char *path, size_t lineno, char *p,
 	for (int i = 1; i <= 6; i++)
 		if (i != 4 && !*fld[i])
 			input_error(path, lineno, "empty %s field", names[i]);
+	/*
+	 * A name with a quote or a blank in it would be a group of its own:
+	 * '"randread-qd1"' was only in NEW, and BASE's non-gating rows of
+	 * randread-qd1 silently went uncompared.  runs.csv has no quoting.
+	 */
+	for (int i = 1; i <= 6; i++)
+		if (fld[i][strspn(fld[i], NAME_CHARS)])
+			input_error(path, lineno, "%s \"%s\": a name is letters, digits and _ . + - only "
+				    "(runs.csv has no quoting)", names[i], fld[i]);
 	if (!parse_integer(fld[0], &seq))
 		input_error(path, lineno, "seq is not an integer: \"%s\"", fld[0]);
 	if (!parse_integer(fld[4], repeat))
@@ -467,6 +519,9 @@ static const metric_t *parse_row(const char *path, size_t lineno, char *p,
 	if (*ok && m->gates && *v <= 0)
 		input_error(path, lineno, "%s is a gating metric and must be positive: \"%s\"",
 			    m->name, fld[7]);
+	if (*ok && (*v < 0 || *v > m->max))
+		input_error(path, lineno, "%s %s is beyond what it can be (0 to %g): a broken measurement",
+			    m->name, fld[7], m->max);
 	return m;
 }
 
@@ -556,6 +611,25 @@ static void load(dataset_t *d, const char *path)
 		gsl_sort(g->v, 1, g->n);
 		g->median = gsl_stats_median_from_sorted_data(g->v, 1, g->n);
 	}
+}
+
+/* the distinct configs of d, space-separated, allocated */
+static char *configs_of(const dataset_t *d)
+{
+	char *list = xstrdup("");
+
+	for (size_t i = 0; i < d->n; i++) {
+		char *next, *word = xasprintf(" %s ", d->g[i].config), *padded = xasprintf(" %s ", list);
+
+		if (!strstr(padded, word)) {
+			next = xasprintf("%s%s%s", list, *list ? " " : "", d->g[i].config);
+			free(list);
+			list = next;
+		}
+		free(word);
+		free(padded);
+	}
+	return list;
 }
 
 /* ------------------------------------------------------------------ */
@@ -657,16 +731,40 @@ static double min_p_normal(size_t m, size_t n, double sigma)
 /*
  * Smallest equal size per side at which K tests under Holm can reach
  * ALPHA: with the exact test, or (normal) the normal approximation
- * without ties, which ties or m*n > EXACT_MAX_MN bring.
+ * without ties, which ties or EXACT_MAX_N runs on a side bring.
  */
 static size_t n_needed(size_t k, int normal)
 {
 	size_t n = 1;
 
-	while ((double)k * (normal ? min_p_normal(n, n, sqrt((double)n * n * (2 * n + 1) / 12))
-			       : min_p_exact(n, n)) > ALPHA)
+	while ((double)k * (normal || n >= EXACT_MAX_N ?
+			    min_p_normal(n, n, sqrt((double)n * n * (2 * n + 1) / 12)) :
+			    min_p_exact(n, n)) > ALPHA)
 		n++;
 	return n;
+}
+
+/*
+ * The exact test where R's wilcox.test(exact = NULL) takes it: no ties and
+ * fewer than EXACT_MAX_N runs on each side.  benchstat used to stay exact
+ * up to m*n = 10000, and at 50 or more a side its p differed from R's
+ * default (0.00100 against 0.00115).
+ */
+static int exact_test(size_t m, size_t n, int ties)
+{
+	return !ties && m < EXACT_MAX_N && n < EXACT_MAX_N;
+}
+
+/*
+ * The exact two-sided p of U = u, without ties: twice the smaller tail,
+ * each summed from its own end.  The upper tail P(U >= u) is the lower
+ * one at mn - u (the null distribution is symmetric), never 1 - cdf: that
+ * is 0 below about 1e-16 (30 runs a side, every new value above every
+ * base one: 2/C(60, 30) = 1.7e-17).
+ */
+static double exact_p(const double *cdf, uint64_t mn, uint64_t u)
+{
+	return fmin(1.0, 2.0 * fmin(cdf[u], cdf[mn - u]));
 }
 
 /*
@@ -795,7 +893,8 @@ typedef struct {
  * R's wilcox.test(x = new, y = base, conf.int = TRUE) where x and y are
  * sorted log values; n.b. the statistic counts new above base.
  *
- * Without ties and with m*n <= EXACT_MAX_MN: the exact p from the null
+ * Without ties and with fewer than EXACT_MAX_N runs a side (R's default):
+ * the exact p from the null
  * distribution of U, the interval [d_(qu), d_(mn-qu+1)] of the sorted
  * pairwise differences with qu the ALPHA/2 quantile of U, its coverage.
  *
@@ -834,12 +933,12 @@ static void wilcoxon(const double *base, size_t m, const double *new, size_t n, 
 	ties = pooled_ties > 0;
 	diffs_init(&d, base, m, new, n);
 	r->hl = diffs_median(&d);
-	r->approx = ties || mn > EXACT_MAX_MN;
+	r->approx = !exact_test(m, n, ties);
 	if (!r->approx) {
 		const double *cdf = wilcox_cdf(m, n);
-		size_t lo_u = (size_t)floor(u), hi_u = (size_t)ceil(u), qu = 0;
+		size_t qu = 0;
 
-		r->p = fmin(1.0, 2.0 * fmin(cdf[lo_u], hi_u ? 1.0 - cdf[hi_u - 1] : 1.0));
+		r->p = exact_p(cdf, mn, (uint64_t)u);
 		while (cdf[qu] < ALPHA / 2)
 			qu++;
 		if (qu == 0)
@@ -909,6 +1008,8 @@ typedef struct {
  * value as an integer; with an interval of width w > 0 (sampled), the last
  * digit at w's second significant digit.  sign: print the sign (a change).
  */
+#define NUM_SZ 48               /* a number as fmt_measured prints it */
+
 static void fmt_measured(char *b, size_t sz, double x, double w, int sign)
 {
 	int place;
@@ -928,7 +1029,9 @@ static void fmt_measured(char *b, size_t sz, double x, double w, int sign)
 	} else {
 		x *= unit;
 	}
-	snprintf(b, sz, sign ? "%+.*f" : "%.*f", -place, x);
+	/* a magnitude that does not fit (values are bounded: METRICS[].max) as %g */
+	if (snprintf(b, sz, sign ? "%+.*f" : "%.*f", -place, x) >= (int)sz)
+		snprintf(b, sz, sign ? "%+.6g" : "%.6g", x);
 }
 
 /* the width of a judged row's interval in the metric's unit (0: none or exact) */
@@ -943,7 +1046,7 @@ static double ci_width(const judge_t *j)
 static void fmt_delta(char *b, size_t sz, const judge_t *j, const metric_t *m)
 {
 	const char *unit = m->unit;
-	char n[48];
+	char n[NUM_SZ];
 
 	fmt_measured(n, sizeof(n), j->delta, ci_width(j), 1);
 	if ((!strcmp(n, "+1") || !strcmp(n, "-1")) && !strncmp(unit, "instructions ", 13))
@@ -984,7 +1087,7 @@ static void decide(judge_t *j, const metric_t *m, double thr, int established, c
 	int inside = j->lo >= lm && j->hi <= lp;
 	int worse = hib ? j->hi < lm : j->lo > lp;
 	int better = hib ? j->lo > lp : j->hi < lm;
-	char d[64];
+	char d[NUM_SZ + 64];
 
 	fmt_delta(d, sizeof(d), j, m);
 	j->undecided = 0;
@@ -1000,6 +1103,44 @@ static void decide(judge_t *j, const metric_t *m, double thr, int established, c
 		else
 			set(j, "unclear", "%+.2f%% but %s straddles the %g%% threshold",
 			    nz(pct(j->rel)), how, thr);
+	}
+}
+
+/*
+ * An exact count of instructions (the plugin's per call of a HOT_FUNCS
+ * function) is judged by the instruction, not against the relative
+ * threshold: +1 on 120 is +0.8% and the same instruction as +1 on 42.
+ * The change and its range [min(new) - max(base), max(new) - min(base)]
+ * are rounded to whole instructions: the plugin's counts are averages over
+ * every counted call, so a path one call in ten thousand takes moves them
+ * by 0.0001, and under a chance rule the mix of paths is random (two runs
+ * of the same kernels at 8833ff3: 51.97 and 51.98 per call in
+ * match-chance).  Then, against EXACT_TOLERANCE instructions (default 0):
+ * slower when the whole range is above it, faster when below its
+ * negative, within when inside, unclear when it straddles.
+ */
+static long exact_tolerance;
+
+static void decide_insns(judge_t *j, const group_t *b, const group_t *g)
+{
+	double lo = round(g->v[0] - b->v[b->n - 1]), hi = round(g->v[g->n - 1] - b->v[0]);
+	double tol = (double)exact_tolerance;
+	int spread = !(identical(b) && identical(g));
+	char d[NUM_SZ + 64], how[128] = "exact";
+
+	fmt_delta(d, sizeof(d), j, g->metric);
+	if (spread)
+		snprintf(how, sizeof(how), "repeats differ: range %+.0f..%+.0f instructions", nz(lo), nz(hi));
+	j->undecided = 0;
+	if (lo > tol || hi < -tol)
+		set(j, lo > tol ? "slower" : "faster", "%s (%+.2f%%); %s", d, nz(pct(j->rel)), how);
+	else if (lo >= -tol && hi <= tol)
+		set(j, "within-threshold", "%s (%+.2f%%) within EXACT_TOLERANCE=%ld instructions; %s", d,
+		    nz(pct(j->rel)), exact_tolerance, how);
+	else {
+		j->undecided = j->gates && hi > tol;
+		set(j, "unclear", "%s but %s straddles EXACT_TOLERANCE=%ld instructions", d, how,
+		    exact_tolerance);
 	}
 }
 
@@ -1045,6 +1186,8 @@ static void judge_deterministic(judge_t *j, const group_t *b, const group_t *g, 
 			 nz(pct(j->lo)), nz(pct(j->hi)));
 	if (!single && identical(b) && identical(g) && g->median == b->median)
 		set(j, "same", "same (exact)");
+	else if (g->metric->by_insn)
+		decide_insns(j, b, g);
 	else
 		decide(j, g->metric, thr, 1, how);
 }
@@ -1104,7 +1247,7 @@ static void judge(judge_t *j, const group_t *b, const group_t *g, enum class cls
 		j->have_rel = 1;
 	}
 	if (cls == RAND) {
-		char d[64];
+		char d[NUM_SZ + 64];
 
 		fmt_delta(d, sizeof(d), j, g->metric);
 		set(j, "random", "random by nature: no verdict (median changed by %s)", d);
@@ -1236,18 +1379,20 @@ typedef struct {
 static void usage(FILE *f)
 {
 	fputs("usage: benchstat summary [--baseline-config CONFIG] [--baseline-state STATE]\n"
-	      "                         [--threshold PCT] [--smp-workloads 'W...']\n"
+	      "                         [--threshold PCT] [--exact-tolerance N] [--smp-workloads 'W...']\n"
 	      "                         --accel ACCEL RUNS.CSV\n"
-	      "       benchstat compare [--threshold PCT] [--smp-workloads 'W...']\n"
+	      "       benchstat compare [--threshold PCT] [--exact-tolerance N] [--smp-workloads 'W...']\n"
 	      "                         (--accel ACCEL | --base-accel A --new-accel B)\n"
 	      "                         BASE_RUNS.CSV NEW_RUNS.CSV\n"
 	      "       benchstat metrics\n"
 	      "       benchstat rank-sum PAIRS.TSV\n"
 	      "       benchstat simulate [--seed N] [--reps N] [--noise PCT] [--threshold PCT] [--rows K]\n"
 	      "       benchstat plan --rows K [--noise PCT] [--threshold PCT] [--repeats N] [--seed N] [--reps N]\n"
-	      "ACCEL: kvm, tcg or tcg-icount.  Defaults: off/off, threshold 1, seed 1, reps 2000\n"
-	      "(plan: 1000), noise 1, rows 1.  compare exits 0 (no regression), 1 (regression),\n"
-	      "2 (broken input, or no verdict: underpowered or unclear gating rows)\n"
+	      "ACCEL: kvm, tcg or tcg-icount.  Defaults: off/off, threshold 1 (percent), exact\n"
+	      "tolerance 0 (instructions per call: an exact count is judged by the instruction),\n"
+	      "seed 1, reps 2000 (plan: 1000), noise 1, rows 1.  compare exits 0 (no\n"
+	      "regression), 1 (regression), 2 (broken input, or no verdict: underpowered or\n"
+	      "unclear gating rows)\n"
 	      "--smp-workloads: the workloads (exact names, space-separated; '' = none) that\n"
 	      "ran on more than one vCPU: under tcg-icount their guest-time metrics are\n"
 	      "random (no verdict), their exact counts stay deterministic; each must be in\n"
@@ -1264,6 +1409,28 @@ static double opt_number(const char *name, const char *val)
 	return t;
 }
 
+/*
+ * --threshold: a percentage above 0 and below THRESHOLD_MAX.  At 50% a
+ * halved IOPS (a time per I/O twice as long) is within it, and from 100%
+ * on nothing higher-is-better can be slower at all: log1p(-1) is -inf, and
+ * a 60% drop passed.  0 is no threshold: any difference of a sampled row
+ * straddles it.
+ */
+#define THRESHOLD_MAX 50
+
+static double opt_threshold(const char *val)
+{
+	double t;
+
+	if (!parse_double(val, &t))
+		usage_error("--threshold: not a number: want a percentage above 0 and below %d: \"%s\"",
+			    THRESHOLD_MAX, val);
+	if (!(t > 0 && t < THRESHOLD_MAX))
+		usage_error("--threshold: out of range: want a percentage above 0 and below %d (at %d%% "
+			    "a halved IOPS passes): \"%s\"", THRESHOLD_MAX, THRESHOLD_MAX, val);
+	return t;
+}
+
 static unsigned long opt_count(const char *name, const char *val)
 {
 	char *end;
@@ -1273,6 +1440,22 @@ static unsigned long opt_count(const char *name, const char *val)
 	v = strtoul(val, &end, 10);
 	if (!*val || *end || errno || *val == '-' || v == 0)
 		usage_error("%s: not a positive integer: \"%s\"", name, val);
+	return v;
+}
+
+/* --exact-tolerance: whole instructions, 0 to EXACT_TOLERANCE_MAX */
+#define EXACT_TOLERANCE_MAX 1000000
+
+static long opt_tolerance(const char *val)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(val, &end, 10);
+	if (!*val || *end || errno || v < 0 || v > EXACT_TOLERANCE_MAX)
+		usage_error("--exact-tolerance: not a whole number of instructions from 0 to %d: \"%s\"",
+			    EXACT_TOLERANCE_MAX, val);
 	return v;
 }
 
@@ -1292,6 +1475,7 @@ static void parse_opts(int argc, char **argv, const char *allowed, int nfiles, o
 		{ "rows", required_argument, NULL, 'K' },
 		{ "repeats", required_argument, NULL, 'R' },
 		{ "smp-workloads", required_argument, NULL, 'W' },
+		{ "exact-tolerance", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -1313,7 +1497,7 @@ static void parse_opts(int argc, char **argv, const char *allowed, int nfiles, o
 		switch (c) {
 		case 'c': o->base_config = optarg; break;
 		case 's': o->base_state = optarg; break;
-		case 't': o->threshold = opt_number("--threshold", optarg); break;
+		case 't': o->threshold = opt_threshold(optarg); break;
 		case 'a': o->base_accel = o->new_accel = check_accel(optarg); break;
 		case 'b': o->base_accel = check_accel(optarg); break;
 		case 'n': o->new_accel = check_accel(optarg); break;
@@ -1323,6 +1507,7 @@ static void parse_opts(int argc, char **argv, const char *allowed, int nfiles, o
 		case 'K': o->rows = opt_count("--rows", optarg); break;
 		case 'R': o->repeats = opt_count("--repeats", optarg); break;
 		case 'W': o->smp = optarg; break;
+		case 'E': exact_tolerance = opt_tolerance(optarg); break;
 		}
 	}
 	o->files = argv + optind;
@@ -1443,7 +1628,7 @@ static int cmd_summary(int argc, char **argv)
 	char (*ns)[32];
 	int any_base = 0;
 
-	parse_opts(argc, argv, "cstW" "a", 1, &o);
+	parse_opts(argc, argv, "cstWE" "a", 1, &o);
 	load(&d, o.files[0]);
 	check_smp(o.smp, &d, NULL);
 	js = xrealloc(NULL, d.n * sizeof(*js));
@@ -1467,10 +1652,11 @@ static int cmd_summary(int argc, char **argv)
 			judge(&js[i], b, g, cls, o.threshold);
 		}
 	}
-	decide_all(js, ms, ns, d.n, o.threshold);
+	/* every row "no-baseline" is no summary: refuse, before a line is written */
 	if (!any_base)
-		fprintf(stderr, "benchstat: warning: no group has baseline %s/%s\n",
-			o.base_config, o.base_state);
+		die("the baseline %s/%s is not a row of %s (its configs: %s): every row would be "
+		    "\"no-baseline\"", o.base_config, o.base_state, d.path, configs_of(&d));
+	decide_all(js, ms, ns, d.n, o.threshold);
 	puts(SUMMARY_HEADER);
 	for (size_t i = 0; i < d.n; i++)
 		put_row(stdout, &d.g[i], &js[i]);
@@ -1530,10 +1716,49 @@ static void put_record(const char *key, const char *rest)
 	put_wrapped(rest, INDENT, INDENT);
 }
 
-static char *fmt_key(char *buf, size_t sz, const group_t *g)
+/* "config/state/workload/metric", allocated */
+static char *fmt_key(const group_t *g)
 {
-	snprintf(buf, sz, "%s/%s/%s/%s", g->config, g->state, g->workload, g->metric->name);
-	return buf;
+	return xasprintf("%s/%s/%s/%s", g->config, g->state, g->workload, g->metric->name);
+}
+
+/* put_record(KEY, REST), both allocated and freed */
+static void put_record_free(char *key, char *rest)
+{
+	put_record(key, rest);
+	free(key);
+	free(rest);
+}
+
+/*
+ * One accelerator for both sides: a verdict between runs of different
+ * accelerators (tcg against kvm exited 0 or 1 with a warning) compares the
+ * machines, not the code.
+ */
+static void check_same_accel(const opts_t *o)
+{
+	if (strcmp(o->base_accel, o->new_accel))
+		die("BASE ran under %s, NEW under %s: runs of different accelerators measure "
+		    "different things and get no verdict; compare runs of one accelerator",
+		    o->base_accel, o->new_accel);
+}
+
+/*
+ * At least one group in both, before anything is printed: runs of
+ * different kinds (a peers run against a main run) printed 1,150 lines of
+ * "only in" and then "0 compared".
+ */
+static void check_overlap(const dataset_t *base, const dataset_t *new)
+{
+	for (size_t i = 0; i < new->n; i++) {
+		const group_t *g = &new->g[i];
+
+		if (ds_find(base, g->config, g->state, g->workload, g->metric->name))
+			return;
+	}
+	die("BROKEN: no (config, state, workload, metric) is in both %s (configs: %s) and %s "
+	    "(configs: %s): runs of different kinds (peers against a main run, a view against a "
+	    "matrix) are not compared", base->path, configs_of(base), new->path, configs_of(new));
 }
 
 /* BASE and NEW the same file: a comparison of nothing */
@@ -1555,13 +1780,15 @@ static int cmd_compare(int argc, char **argv)
 	group_t **bg;
 	char (*ns)[32];
 	size_t matched = 0, only = 0, regressions = 0, broken = 0, missing = 0;
-	size_t unclear = 0, nobase = 0, deterministic = 0;
+	size_t unclear = 0, nobase = 0, deterministic = 0, gating = 0;
 	family_t fam;
 
-	parse_opts(argc, argv, "tW" "abn", 2, &o);
+	parse_opts(argc, argv, "tWE" "abn", 2, &o);
+	check_same_accel(&o);
 	check_distinct(o.files[0], o.files[1]);
 	load(&base, o.files[0]);
 	load(&new, o.files[1]);
+	check_overlap(&base, &new);
 	check_smp(o.smp, &base, &new);
 	js = xrealloc(NULL, new.n * sizeof(*js));
 	ms = xrealloc(NULL, new.n * sizeof(*ms));
@@ -1581,15 +1808,13 @@ static int cmd_compare(int argc, char **argv)
 	put_record("config/state/workload/metric", "n base+new: median base -> new: verdict: change");
 	for (size_t i = 0; i < new.n; i++) {
 		group_t *g = &new.g[i], *b = bg[i];
-		char key[256], rest[512], bm[48], gm[48];
+		char bm[NUM_SZ], gm[NUM_SZ];
 		int reg;
 
-		fmt_key(key, sizeof(key), g);
 		if (!b) {
 			only++;
 			fmt_measured(gm, sizeof(gm), g->n ? g->median : NAN, 0, 0);
-			snprintf(rest, sizeof(rest), "n -+%zu: - -> %s: only in NEW", g->n, gm);
-			put_record(key, rest);
+			put_record_free(fmt_key(g), xasprintf("n -+%zu: - -> %s: only in NEW", g->n, gm));
 			continue;
 		}
 		matched++;
@@ -1599,19 +1824,21 @@ static int cmd_compare(int argc, char **argv)
 		}
 		reg = js[i].gates && !strcmp(js[i].verdict, "slower");
 		regressions += reg;
+		gating += js[i].gates;
 		deterministic += js[i].gates && js[i].cls == DETERMINISTIC && !js[i].have_p;
 		unclear += js[i].undecided && !strcmp(js[i].verdict, "unclear");
 		nobase += js[i].undecided && (!strcmp(js[i].verdict, "no-baseline-data") ||
 					      !strcmp(js[i].verdict, "no-data"));
 		fmt_measured(bm, sizeof(bm), b->n ? b->median : NAN, ci_width(&js[i]), 0);
 		fmt_measured(gm, sizeof(gm), g->n ? g->median : NAN, ci_width(&js[i]), 0);
-		snprintf(rest, sizeof(rest), "n %zu+%zu: %s -> %s: %s%s: %s", b->n, g->n, bm, gm,
-			 reg ? "REGRESSION " : "", js[i].verdict, js[i].text);
-		put_record(key, rest);
+		put_record_free(fmt_key(g), xasprintf("n %zu+%zu: %s -> %s: %s%s%s: %s", b->n, g->n, bm,
+						       gm, reg ? "REGRESSION " : "", js[i].verdict,
+						       !js[i].gates && !strcmp(js[i].verdict, "slower") ?
+						       " (reported, not gating)" : "", js[i].text));
 	}
 	for (size_t i = 0; i < base.n; i++) {
 		group_t *b = &base.g[i];
-		char key[256], rest[512], bm[48];
+		char bm[NUM_SZ];
 		int gating;
 
 		if (ds_find(&new, b->config, b->state, b->workload, b->metric->name))
@@ -1621,17 +1848,17 @@ static int cmd_compare(int argc, char **argv)
 			 resolve_class(b->metric, o.base_accel, in_list(o.smp, b->workload)) != RAND;
 		missing += gating;
 		fmt_measured(bm, sizeof(bm), b->n ? b->median : NAN, 0, 0);
-		snprintf(rest, sizeof(rest), "n %zu+-: %s -> -: only in BASE%s", b->n, bm,
-			 gating ? ": BROKEN: a gating row NEW lacks" : "");
-		put_record(fmt_key(key, sizeof(key), b), rest);
+		put_record_free(fmt_key(b), xasprintf("n %zu+-: %s -> -: only in BASE%s", b->n, bm,
+						      gating ? ": BROKEN: a gating row NEW lacks" : ""));
 	}
 	{
 		char line[512];
 
 		snprintf(line, sizeof(line), "%zu compared, %zu regressions, %zu only in one file; gating: "
 			 "primary metrics (%zu deterministic rows; Holm over %zu sampled rows), "
-			 "threshold %g%%", matched, regressions, only, deterministic, fam.gating,
-			 o.threshold);
+			 "threshold %g%%, instruction counts by the instruction (EXACT_TOLERANCE=%ld)",
+			 matched, regressions, only, deterministic, fam.gating, o.threshold,
+			 exact_tolerance);
 		put_wrapped(line, "", INDENT);
 	}
 	if (!base.n_ok_rows || !new.n_ok_rows)
@@ -1645,7 +1872,11 @@ static int cmd_compare(int argc, char **argv)
 	if (missing)
 		fprintf(stderr, "benchstat: BROKEN: %zu gating groups of BASE are missing in NEW\n",
 			missing);
-	if (!base.n_ok_rows || !new.n_ok_rows || !matched || broken || missing)
+	/* a comparison in which nothing can fail is no pass */
+	if (matched && !gating)
+		fprintf(stderr, "benchstat: no verdict: nothing gates: none of the %zu rows in both files is "
+			"a gating metric with a verdict (every one reported only or random)\n", matched);
+	if (!base.n_ok_rows || !new.n_ok_rows || !matched || broken || missing || !gating)
 		return EXIT_BAD_INPUT;
 	if (regressions)
 		return EXIT_REGRESSION;
@@ -1671,12 +1902,15 @@ static int cmd_metrics(int argc, char **argv)
 	opts_t o;
 
 	parse_opts(argc, argv, "", 0, &o);
-	puts("metric\tdirection\tkind\tgates\tunit");
+	puts("metric\tdirection\tkind\tgates\tunit\tjudged_by\tmax");
 	for (size_t i = 0; i < N_METRICS; i++)
-		printf("%s\t%s\t%s\t%s\t%s\n", METRICS[i].name,
+		printf("%s\t%s\t%s\t%s\t%s\t%s\t%g\n", METRICS[i].name,
 		       METRICS[i].higher_is_better ? "higher-is-better" : "lower-is-better",
-		       kind_name[METRICS[i].kind], METRICS[i].gates ? "yes" : "no", METRICS[i].unit);
-	puts("*_insns_per_call\tlower-is-better\texact\tyes\tinstructions per call");
+		       kind_name[METRICS[i].kind], METRICS[i].gates ? "yes" : "no", METRICS[i].unit,
+		       METRICS[i].kind == RANDOM ? "none" : METRICS[i].by_insn ? "instructions" : "percent",
+		       METRICS[i].max);
+	printf("*_insns_per_call\tlower-is-better\texact\tyes\tinstructions per call\tinstructions\t%g\n",
+	       COUNT_MAX);
 	return 0;
 }
 

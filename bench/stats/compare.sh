@@ -1,31 +1,35 @@
 #!/usr/bin/env bash
 # The regression gate between two result directories:
 #
-#   bench/stats/compare.sh BASE_DIR NEW_DIR       (THRESHOLD=1 percent by default)
+#   bench/stats/compare.sh BASE_DIR NEW_DIR
+#   THRESHOLD=1 (percent), EXACT_TOLERANCE=0 (instructions per call)
 #
 # Prints, per config/state/workload/metric found in both, the change and
 # its verdict (bench/stats/README.md), and exits with 0, 1 or 2, never
 # anything else:
 #   0  no regression: every gating row within THRESHOLD (its whole
-#      interval), the same, or faster;
+#      interval; an instruction count within EXACT_TOLERANCE instructions),
+#      the same, or faster;
 #   1  a primary metric got slower than THRESHOLD: its whole interval
 #      beyond it (significantly so, after Holm's correction, where it is
-#      sampled);
+#      sampled); an instruction count per call up by more than
+#      EXACT_TOLERANCE instructions;
 #   2  broken input: a directory, runs.csv or meta.json missing, unreadable
 #      or malformed, BASE and NEW the same directory, a side with no ok
 #      runs, a group that failed in NEW but was ok in BASE, a gating group
 #      of BASE missing in NEW, a gating value of zero or less, a duplicate
-#      row, no group in both, an SMP_WORKLOADS name that is a workload of
-#      neither run; or no verdict: gating rows too few to reach
+#      row, no group in both (runs of different kinds), runs of different
+#      accelerators, BASE and NEW disagreeing on SMP_WORKLOADS; or no
+#      verdict: nothing gates; gating rows too few to reach
 #      significance after Holm's correction ("underpowered: K gating rows
 #      need n >= N per side"), or whose interval reaches beyond THRESHOLD
 #      ("unclear").
 # Under kvm/tcg, a side whose run has both off and off-layout prints after
 # the table the layout noise floor it measured (bench/lib/results.sh
 # layout_floors): a change smaller than it may be a layout accident.
-# The workloads either run booted on more than one vCPU (SMP_WORKLOADS in
-# meta.json) go to benchstat --smp-workloads: under tcg-icount their guest
-# time is random, so those rows get no verdict.
+# The workloads both runs booted on more than one vCPU (SMP_WORKLOADS in
+# meta.json; the runs must agree) go to benchstat --smp-workloads: under
+# tcg-icount their guest time is random, so those rows get no verdict.
 # `make compare` calls this; gate on this script, since make turns every
 # failing recipe into its own exit status 2.
 set -eEuo pipefail
@@ -42,8 +46,8 @@ broken() {
 	exit "$STATUS_BAD_INPUT"
 }
 
-# check_meta DIR: its meta.json (or an old run's meta.env) says which
-# accelerator measured it.
+# check_meta DIR: its meta.json (or an old run's meta.env, parsed, never
+# sourced) says which accelerator measured it.
 check_meta() {
 	local d=$1
 	if [[ -f $d/meta.json ]]; then
@@ -57,7 +61,7 @@ check_meta() {
 
 main() {
 	[[ $# -eq 2 ]] || broken "usage: compare.sh BASE_DIR NEW_DIR"
-	local base=$1 new=$2 d bin base_accel new_accel status
+	local base=$1 new=$2 d bin base_accel new_accel smp status
 	for d in "$base" "$new"; do
 		[[ -r $d/runs.csv ]] || broken "$d/runs.csv missing or unreadable"
 		check_meta "$d"
@@ -65,14 +69,17 @@ main() {
 	[[ ! $base -ef $new ]] || broken "BASE and NEW are the same directory ($new): nothing is compared"
 	base_accel=$(meta_get "$base" ACCEL)
 	new_accel=$(meta_get "$new" ACCEL)
+	# tcg against kvm got a verdict, with a warning: it compares machines
 	[[ $base_accel == "$new_accel" ]] ||
-		echo "compare: warning: accelerators differ ($base_accel vs $new_accel): a metric is deterministic only if it is on both sides" >&2
+		broken "$base ran under $base_accel, $new ran under $new_accel: runs of different accelerators get no verdict (compare runs of one accelerator)"
+	smp=$(smp_agreed "$base" "$new")
 	printf 'base: %s (%s, %s)\nnew:  %s (%s, %s)\n' \
 		"$base" "$base_accel" "$(meta_get "$base" GIT_COMMIT)" \
 		"$new" "$new_accel" "$(meta_get "$new" GIT_COMMIT)"
 	bin=$(benchstat_bin) || broken "cannot build benchstat"
-	"$bin" compare --threshold "${THRESHOLD:-1}" --base-accel "$base_accel" \
-		--new-accel "$new_accel" --smp-workloads "$(smp_union "$base" "$new")" \
+	"$bin" compare --threshold "${THRESHOLD:-1}" --exact-tolerance "${EXACT_TOLERANCE:-0}" \
+		--base-accel "$base_accel" \
+		--new-accel "$new_accel" --smp-workloads "$smp" \
 		"$base/runs.csv" "$new/runs.csv" || status=$?
 	print_floors "$base" "$base_accel"
 	print_floors "$new" "$new_accel"
@@ -82,18 +89,35 @@ main() {
 	esac
 }
 
-# smp_union BASE NEW: the workloads that ran on more than one vCPU in
-# either run, one line.  The union, not a demand that the runs agree: a
-# run without the mq view is still compared with one that has it, and a
-# row with one random side has a random difference (as benchstat takes the
-# less deterministic class of two accelerators).  A run without the key
-# (every run before views.sh recorded it; bench and perf boot one vCPU)
-# lists none.
-smp_union() {
-	{
-		meta_get "$1" SMP_WORKLOADS
-		meta_get "$2" SMP_WORKLOADS
-	} | tr '[:blank:]' '\n' | awk 'NF && !s[$0]++' | one_line
+# smp_agreed BASE NEW: the workloads that ran on more than one vCPU
+# (SMP_WORKLOADS, whose guest time benchstat then takes as random under
+# tcg-icount), one line; broken input unless BASE and NEW agree on every
+# workload both measured.  NEW's meta.json alone decided once: listing
+# every workload there turned off every timing gate, and halved IOPS
+# passed.  What gates comes from BASE and NEW agreeing: a workload only
+# one run measured is judged nowhere (BASE's word decides whether its rows
+# missing in NEW gate); a run without the key (every run before views.sh
+# recorded it; bench and perf boot one vCPU) lists none.
+smp_agreed() {
+	local w in_base in_new both=() bad=()
+	local base_smp new_smp
+	base_smp=" $(meta_get "$1" SMP_WORKLOADS | tr '[:blank:]' ' ') "
+	new_smp=" $(meta_get "$2" SMP_WORKLOADS | tr '[:blank:]' ' ') "
+	mapfile -t both < <(comm -12 <(run_workloads_of "$1") <(run_workloads_of "$2"))
+	for w in ${both[@]+"${both[@]}"}; do
+		in_base=0 in_new=0
+		[[ $base_smp != *" $w "* ]] || in_base=1
+		[[ $new_smp != *" $w "* ]] || in_new=1
+		[[ $in_base == "$in_new" ]] || bad+=("$w ($([[ $in_base == 1 ]] && echo BASE || echo NEW) only)")
+	done
+	[[ ${#bad[@]} == 0 ]] ||
+		broken "BASE and NEW disagree on which workloads ran on more than one vCPU (SMP_WORKLOADS in meta.json): ${bad[*]}; a run's own word cannot turn off the other's gates"
+	printf '%s %s\n' "$base_smp" "$new_smp" | tr ' ' '\n' | awk 'NF && !s[$0]++' | one_line
+}
+
+# run_workloads_of DIR: the workloads of DIR's runs.csv, sorted, one a line
+run_workloads_of() {
+	awk -F, 'NR > 1 && NF >= 4 { print $4 }' "$1/runs.csv" | LC_ALL=C sort -u
 }
 
 # print_floors DIR ACCEL: the layout noise floor DIR measured, under kvm/tcg

@@ -68,7 +68,7 @@ gate_scaled() {
 gate "$main_run" "$main_run" 2 "the main run against itself (the same directory)"
 check "  ... it says why" grep -q 'BASE and NEW are the same directory' "$tmp/err"
 mkdir "$tmp/copy"
-cp "$main_run/runs.csv" "$main_run/meta.env" "$tmp/copy/"
+cp "$main_run/runs.csv" "$main_run/meta.json" "$tmp/copy/"
 gate "$main_run" "$tmp/copy" 0 "a copy of the main run"
 
 gate_scaled det on,key-off,randread-qd1,iops 0.97 1 "icount iops 3% lower (exact)"
@@ -83,6 +83,16 @@ awk -F, -v OFS=, 'NR > 1 && $2 == "on" && $3 == "rules-1" && $7 == "blk_error_in
 gate "$main_run" "$tmp/rule" 1 "blk_error_inject +4 instructions per call at rules-1 (exact)"
 check "  ... that row is the REGRESSION" grep -q '^on/rules-1/perf-qd1/blk_error_inject_insns_per_call .*REGRESSION slower: +4 instructions per call' "$tmp/out"
 gate_scaled calls on,key-off,perf-qd1,calls_per_io 2 1 "twice the calls per I/O (exact)"
+
+# issue 35: an exact count is judged by the instruction: +1 on 2024
+# (+0.05%) passed the relative 1% threshold
+awk -F, -v OFS=, 'NR > 1 && $2 == "on" && $3 == "rules-100" && $7 == "blk_error_inject_insns_per_call" { $8 = $8 + 1 } { print }' \
+	"$main_run/runs.csv" | mkrun "$tmp/plus1" tcg-icount
+gate "$main_run" "$tmp/plus1" 1 "blk_error_inject +1 instruction per call at rules-100 (2024, +0.05%)"
+check "  ... the change in instructions" grep -q '^on/rules-100/perf-qd1/blk_error_inject_insns_per_call .*REGRESSION slower: +1 instruction per call' "$tmp/out"
+EXACT_TOLERANCE=1 gate "$main_run" "$tmp/plus1" 0 "the same with EXACT_TOLERANCE=1"
+EXACT_TOLERANCE=one gate "$main_run" "$tmp/plus1" 2 "EXACT_TOLERANCE=one"
+check "  ... naming the valid values" grep -q 'not a whole number of instructions from 0 to 1000000' "$tmp/err"
 
 gate_scaled rand on,key-off,perf-qd1,perf_share_pct 3 0 "a random metric tripled"
 
@@ -200,13 +210,19 @@ mq 95000 | mkrun "$tmp/mq-new" tcg-icount
 gate "$tmp/mq-base" "$tmp/mq-new" 1 "icount mq iops 5% lower, no SMP_WORKLOADS (as single-vCPU)"
 mq | mkrun "$tmp/mq-base-smp" tcg-icount "mq-randread-qd1"
 mq 95000 | mkrun "$tmp/mq-new-smp" tcg-icount "mq-randread-qd1"
-gate "$tmp/mq-base" "$tmp/mq-new-smp" 0 "the same, NEW's meta.json lists mq-randread-qd1 in SMP_WORKLOADS"
+# issue 35: NEW's meta.json alone decided which rows gate
+gate "$tmp/mq-base" "$tmp/mq-new-smp" 2 "the same, only NEW's meta.json lists mq-randread-qd1 in SMP_WORKLOADS"
+check "  ... BASE and NEW disagree, named" \
+	grep -q 'BASE and NEW disagree on which workloads ran on more than one vCPU (SMP_WORKLOADS in meta.json): mq-randread-qd1 (NEW only)' "$tmp/err"
+gate "$tmp/mq-base-smp" "$tmp/mq-new" 2 "the same, only BASE lists it"
+gate "$tmp/mq-base-smp" "$tmp/mq-new-smp" 0 "the same, both list it"
 check "  ... the row is random, no verdict" \
 	grep -q '^on/key-off/mq-randread-qd1/iops .*: random: random by nature: no verdict' "$tmp/out"
-gate "$tmp/mq-base-smp" "$tmp/mq-new" 0 "the same, only BASE lists it (the union is passed)"
-gate "$tmp/mq-base-smp" "$tmp/mq-new-smp" 0 "the same, both list it"
 mq 95000 | mkrun "$tmp/mq-new-rq" tcg-icount "randread-qd1"
-gate "$tmp/mq-base-smp" "$tmp/mq-new-rq" 0 "BASE lists mq-randread-qd1, NEW randread-qd1: both random"
+gate "$tmp/mq-base-smp" "$tmp/mq-new-rq" 2 "BASE lists mq-randread-qd1, NEW randread-qd1: they disagree"
+mq 50000 | awk -F, -v OFS=, 'NR > 1 && $4 == "randread-qd1" && $7 == "iops" { $8 = 50000 } { print }' |
+	mkrun "$tmp/mq-new-all" tcg-icount "mq-randread-qd1 randread-qd1"
+gate "$tmp/mq-base" "$tmp/mq-new-all" 2 "NEW lists every workload, IOPS halved: no timing gate switched off by NEW"
 mq 100000 44 | mkrun "$tmp/mq-new-call" tcg-icount "mq-randread-qd1"
 gate "$tmp/mq-base-smp" "$tmp/mq-new-call" 1 "listed, +1 instruction per call: exact counts still gate"
 mq 95000 | mkrun "$tmp/mq-new-typo" tcg-icount "mq-randread-qd64"
@@ -240,6 +256,21 @@ echo '[1, 2]' >"$tmp/garbage/meta.json"
 gate "$main_run" "$tmp/garbage" 2 "a meta.json that is not an object"
 echo '{"GIT_COMMIT": "x"}' >"$tmp/garbage/meta.json"
 gate "$main_run" "$tmp/garbage" 2 "a meta.json without ACCEL"
+# issue 35: runs of different accelerators got a verdict, with a warning
+awk -F, 'NR == 1 || $7 ~ /insns_per_call$/' "$main_run/runs.csv" | mkrun "$tmp/counts-icount" tcg-icount
+awk -F, 'NR == 1 || $7 ~ /insns_per_call$/' "$main_run/runs.csv" | mkrun "$tmp/counts-kvm" kvm
+gate "$tmp/counts-icount" "$tmp/counts-kvm" 2 "tcg-icount against kvm (the same exact counts: it was exit 0)"
+check "  ... it names both accelerators" grep -q 'ran under tcg-icount, .* ran under kvm: runs of different accelerators get no verdict' "$tmp/err"
+# issue 35: an old run's meta.env was sourced, so a command in it ran
+mkdir "$tmp/env-run"
+cp "$main_run/runs.csv" "$tmp/env-run/"
+printf 'ACCEL=tcg-icount\nGIT_COMMIT=$(touch %q)\n' "$tmp/pwned" >"$tmp/env-run/meta.env"
+gate "$main_run" "$tmp/env-run" 2 "a meta.env with a command substitution in it"
+check "  ... the command did not run" test ! -e "$tmp/pwned"
+check "  ... the line is named" grep -q 'env-run/meta.env:2: "\$" outside quotes: not read' "$tmp/err"
+printf 'ACCEL=tcg-icount\nGIT_COMMIT=abc\\ 123\nCOMMAND=REPEATS=2\\ BASELINE=\\'"'"'off\\ off\\'"'"'\\ make\n' >"$tmp/env-run/meta.env"
+gate "$main_run" "$tmp/env-run" 0 "a meta.env as printf %q wrote it: parsed"
+check "  ... its values read" grep -q "^new:  .*env-run (tcg-icount, abc 123)" "$tmp/out"
 # about 515 runs a side overflowed GSL's C(m+n, m): SIGABRT, exit 134
 big() {
 	echo "seq,config,state,workload,repeat,status,metric,value"

@@ -38,6 +38,11 @@ table=$here/testdata/r-wilcox.tsv
 tail -n +2 "$table" | cut -f1-3 >"$tmp/pairs.tsv"
 "$tmp/benchstat" rank-sum "$tmp/pairs.tsv" >"$tmp/ours.tsv"
 check "the table has 50 or more pairs" test "$(wc -l <"$tmp/pairs.tsv")" -ge 50
+check "  ... pairs with 50 or more on a side, where R's default is the normal approximation" \
+	awk -F'\t' 'NR > 1 { n = split($2, a, ","); m = split($3, b, ",") } NR > 1 && (n >= 50 || m >= 50) && $4 == "normal" { k++ }
+		END { exit !(k >= 5) }' "$table"
+check "  ... and exact p-values below 1e-16 (the upper tail computed as 1 - cdf was 0)" \
+	awk -F'\t' 'NR > 1 && $4 == "exact" && $5 + 0 < 1e-16 && $5 + 0 > 0 { k++ } END { exit !(k >= 4) }' "$table"
 check "benchstat answers every pair" test "$(($(wc -l <"$tmp/ours.tsv") - 1))" -eq "$(wc -l <"$tmp/pairs.tsv")"
 
 # One line per pair: "ok" or what differs.

@@ -131,7 +131,7 @@ ranks_awk='
 		rows++
 	}
 	END { exit !(rows == 40 && errs == 0) }'
-run "$bs" summary --accel kvm "$gen"
+run "$bs" summary --accel kvm --baseline-config c1 --baseline-state s "$gen"
 check "median CI ranks and levels match the binomial rule for n=1..40" awk -F, "$ranks_awk" "$tmp/out"
 
 # sampled (kvm): exact Wilcoxon rank-sum test, Hodges-Lehmann shift
@@ -317,15 +317,20 @@ check "failed rows counted, not used" \
 	eq "$(col "$S" $K n_failed),$(col "$S" $K n),$(col "$S" $K min)" 2,10,89800
 check "all-failed group: no-data" eq "$(col "$S" on,rules-10,randread-4k,iops verdict)" no-data
 check "workload without baseline: no-baseline" eq "$(col "$S" on,off,seqwrite-1m,iops verdict)" no-baseline
+# issue 37: a baseline not in the run gave exit 0 and every row "no-baseline"
 run "$bs" summary --baseline-config nosuch --accel kvm basic.csv
-check "unknown baseline: warning on stderr, exit 0" rc_and_stderr 0 "warning: no group has baseline nosuch/off"
+check "a baseline not in the run: exit 2 naming it and the run's configs, no summary" \
+	eq "$rc,$(grep -c 'the baseline nosuch/off is not a row of basic.csv (its configs: off on nokey)' "$tmp/err"),$(wc -c <"$tmp/raw")" 2,1,0
 
 # ------------------------------------------------------------- compare
 run "$bs" compare --accel kvm base.csv new_regress.csv
 check "compare: regression fixture exits 1" eq "$rc" 1
 same_file "compare: regression report matches golden" compare_regress.expected "$tmp/raw"
 run "$bs" compare --threshold 15 --accel kvm base.csv new_regress.csv
-check "compare: --threshold 15: no regression, but nokey n=1+1 is underpowered (exit 2)" \
+check "compare: --threshold 15: +10 instructions per call still a regression (exit 1)" \
+	eq "$rc,$(grep -c 'REGRESSION slower: +10 instructions per call' "$tmp/out")" 1,1
+run "$bs" compare --threshold 15 --exact-tolerance 10 --accel kvm base.csv new_regress.csv
+check "compare: --threshold 15 --exact-tolerance 10: no regression, but nokey n=1+1 is underpowered (exit 2)" \
 	rc_and_stderr 2 "underpowered: 1 gating rows need n >= 5 per side"
 run "$bs" compare --accel kvm base.csv new_same.csv
 check "compare: no change, but nokey has 1+2 runs: exit 2" eq "$rc" 2
@@ -423,7 +428,56 @@ done
 gen "$tmp/b1.csv" 1:1:100000:0 1:1:42:0:insns_per_call
 gen "$tmp/n1.csv" 1:1:101010:0 1:1:42.42:0:insns_per_call
 run "$bs" compare --threshold 1 --accel tcg-icount "$tmp/b1.csv" "$tmp/n1.csv"
-check "exact +1.00% (42 -> 42.42) is within 1%" grep -q 'within-threshold: +0.4 instructions per call (+1.00%)' "$tmp/out"
+check "exact 42 -> 42.42 per call: less than half an instruction, within EXACT_TOLERANCE=0" \
+	grep -q 'within-threshold: +0.4 instructions per call (+1.00%) within EXACT_TOLERANCE=0 instructions; exact' "$tmp/out"
+
+# ------------------------------- 3b. instruction counts by the instruction
+# Issue 35: an exact count judged against the relative threshold let +1
+# pass wherever the count was 100 or more.  COUNT BASE NEW [OPTION...]:
+# one row of METRIC from BASE to NEW instructions per call, compared.
+count() {
+	gen "$tmp/bc.csv" "1:1:$2:0:$1"
+	gen "$tmp/nc.csv" "1:1:$3:0:$1"
+	run "$bs" compare "${@:4}" --accel tcg-icount "$tmp/bc.csv" "$tmp/nc.csv"
+}
+count insns_per_call 120 121
+check "insns_per_call 120 -> 121 (+0.83%): +1 instruction, exit 1" \
+	eq "$rc,$(grep -c 'REGRESSION slower: +1 instruction per call (+0.83%); exact' "$tmp/out")" 1,1
+count blk_mq_submit_bio_insns_per_call 195 196
+check "blk_mq_submit_bio 195 -> 196: exit 1" eq "$rc" 1
+for c in 224 2024 20024; do
+	count blk_error_inject_insns_per_call $c $((c + 1))
+	check "blk_error_inject $c -> $((c + 1)): exit 1" eq "$rc" 1
+done
+count blk_error_inject_insns_per_call 20024 20028
+check "blk_error_inject +4 at 20024 (rules-1000): exit 1, the change in instructions" \
+	eq "$rc,$(grep -c 'REGRESSION slower: +4 instructions per call' "$tmp/out")" 1,1
+count blk_frob_insns_per_call 5000 5001
+check "any HOT_FUNCS function's count, +1 at 5000: exit 1" eq "$rc" 1
+count insns_per_call 120 121 --exact-tolerance 1
+check "EXACT_TOLERANCE=1: +1 is within, exit 0" \
+	eq "$rc,$(grep -c 'within-threshold: +1 instruction per call (+0.83%) within EXACT_TOLERANCE=1 instructions' "$tmp/out")" 0,1
+count insns_per_call 120 122 --exact-tolerance 1
+check "EXACT_TOLERANCE=1: +2 is slower, exit 1" eq "$rc" 1
+count insns_per_call 120 119
+check "one instruction fewer: faster, exit 0" eq "$rc,$(grep -c ' faster: -1 instruction per call' "$tmp/out")" 0,1
+count insns_per_call 51.9717 51.9733
+check "a chance rule's mix of paths, +0.0016 per call: within (less than half an instruction), exit 0" eq "$rc" 0
+gen "$tmp/bc.csv" 1:2:52:0:insns_per_call
+awk -F, -v OFS=, 'NR == 3 { $8 = 53 } { print }' "$tmp/bc.csv" >"$tmp/nc.csv"
+run "$bs" compare --accel tcg-icount "$tmp/bc.csv" "$tmp/nc.csv"
+check "repeats 52, 52 against 52, 53: the range 0..+1 straddles the tolerance: unclear, exit 2" \
+	eq "$rc,$(grep -c 'unclear: +0.5 instructions per call but repeats differ: range +0..+1 instructions straddles EXACT_TOLERANCE=0' "$tmp/out")" 2,1
+for bad in -1 1.5 x 1000001 ''; do
+	count insns_per_call 120 121 --exact-tolerance "$bad"
+	check "--exact-tolerance '$bad': exit 2 naming the valid values" \
+		rc_and_stderr 2 "not a whole number of instructions from 0 to 1000000"
+done
+gen "$tmp/bc.csv" 1:1:43:0:insns_per_call 1:1:4:0:hot_lines
+gen "$tmp/nc.csv" 1:1:43:0:insns_per_call 1:1:6:0:hot_lines
+run "$bs" compare --accel tcg-icount "$tmp/bc.csv" "$tmp/nc.csv"
+check "hot_lines 4 -> 6: slower, marked reported only (not gating), exit 0" \
+	eq "$rc,$(grep -c 'slower (reported, not gating): +2 cache lines' "$tmp/out")" 0,1
 
 # ---------------------------------------------------- 4. broken input: 2
 gen "$tmp/b4.csv" 2:6:100000:100
@@ -551,6 +605,65 @@ run "$bs" summary --no-such-option --accel kvm basic.csv
 check "usage: unknown option -> exit 2" eq "$rc" 2
 run "$bs" summary --threshold -1 --accel kvm basic.csv
 check "usage: negative threshold -> exit 2" eq "$rc" 2
+
+# ---------------------------------------------- issue 35: inputs that steer
+# THRESHOLD: at 100% or more nothing higher-is-better can be slower (a 60%
+# drop passed); at 50% a halved IOPS passes; 0 is no threshold
+gen "$tmp/bt.csv" 1:5:100000:0
+gen "$tmp/nt.csv" 1:5:40000:0
+for t in 100 150 50 0 1e9; do
+	run "$bs" compare --threshold "$t" --accel tcg-icount "$tmp/bt.csv" "$tmp/nt.csv"
+	check "--threshold $t: exit 2, out of range" \
+		rc_and_stderr 2 "out of range: want a percentage above 0 and below 50"
+done
+run "$bs" compare --threshold 49.9 --accel tcg-icount "$tmp/bt.csv" "$tmp/nt.csv"
+check "--threshold 49.9: a 60% drop is slower, exit 1" eq "$rc" 1
+run "$bs" simulate --threshold 60 --reps 1
+check "simulate --threshold 60: exit 2 as well" rc_and_stderr 2 "out of range"
+# runs from different accelerators: no verdict of either kind
+gen "$tmp/na.csv" 1:5:97000:0
+run "$bs" compare --base-accel tcg --new-accel kvm "$tmp/bt.csv" "$tmp/na.csv"
+check "BASE under tcg, NEW under kvm: exit 2, no table" \
+	eq "$rc,$(grep -c 'BASE ran under tcg, NEW under kvm' "$tmp/err"),$(wc -c <"$tmp/raw")" 2,1,0
+# values beyond what a metric can be: refused, not judged
+for spec in iops:1e308 iops:1e10 insns_per_call:1e13 lat_ns:-5 perf_share_pct:101; do
+	m=${spec%%:*} v=${spec#*:}
+	{ echo "seq,config,state,workload,repeat,status,metric,value"; echo "1,on,s1,w,1,ok,$m,$v"; } >"$tmp/absurd.csv"
+	run "$bs" compare --accel tcg-icount "$tmp/bt.csv" "$tmp/absurd.csv"
+	check "$m $v: exit 2, beyond what it can be" rc_and_stderr 2 "absurd.csv:2: $m $v is beyond what it can be"
+done
+gen "$tmp/bbig.csv" 1:1:999999999:0
+gen "$tmp/nbig.csv" 1:1:1:0
+run "$bs" compare --accel tcg-icount "$tmp/bbig.csv" "$tmp/nbig.csv"
+check "the largest IOPS there can be against 1: printed whole, not cut off" \
+	grep -q '^on/s1/w/iops n 1+1: 999999999 -> 1: REGRESSION slower: -999999998 IOPS (-100.00%)' "$tmp/out"
+# quoted fields: a group of their own, BASE's rows silently uncompared
+gen "$tmp/bq.csv" 1:1:100000:0 1:1:5000:0:lat_ns
+sed '3s/,w,/,"w",/' "$tmp/bq.csv" >"$tmp/nq.csv"
+run "$bs" compare --accel tcg-icount "$tmp/bq.csv" "$tmp/nq.csv"
+check "a quoted workload on a non-gating row: exit 2 naming the line" \
+	rc_and_stderr 2 'nq.csv:3: workload ""w"": a name is letters, digits and _ . + - only'
+sed '3s/,w,/, w,/' "$tmp/bq.csv" >"$tmp/nq.csv"
+run "$bs" compare --accel tcg-icount "$tmp/bq.csv" "$tmp/nq.csv"
+check "a blank before a name: exit 2" rc_and_stderr 2 'nq.csv:3: workload " w"'
+# more than 64 counted functions: each its own metric, none "unknown"
+awk 'BEGIN { print "seq,config,state,workload,repeat,status,metric,value"
+	for (i = 1; i <= 100; i++) printf "%d,on,s1,w,1,ok,f%d_insns_per_call,%d\n", i, i, 40 + i }' >"$tmp/b100.csv"
+awk -F, -v OFS=, 'NR > 1 && $7 == "f100_insns_per_call" { $8 = $8 + 1 } { print }' "$tmp/b100.csv" >"$tmp/n100.csv"
+run "$bs" compare --accel tcg-icount "$tmp/b100.csv" "$tmp/n100.csv"
+check "100 counted functions: all judged, the 100th +1 is the regression, exit 1" \
+	eq "$rc,$(grep -c 'same (exact)' "$tmp/out"),$(grep -c '^on/s1/w/f100_insns_per_call .*REGRESSION' "$tmp/out")" 1,99,1
+# nothing gates: a comparison that cannot fail is no pass
+gen "$tmp/bn.csv" 1:1:5000:0:lat_ns 1:1:3:0:perf_share_pct
+gen "$tmp/nn.csv" 1:1:5000:0:lat_ns 1:1:3:0:perf_share_pct
+run "$bs" compare --accel tcg-icount "$tmp/bn.csv" "$tmp/nn.csv"
+check "no gating row in both files: exit 2, nothing gates" \
+	rc_and_stderr 2 "no verdict: nothing gates: none of the 2 rows in both files"
+# runs of different kinds: refused at once, not 1,150 lines and "0 compared"
+sed 's/,on,/,peers,/' "$tmp/bt.csv" >"$tmp/peers.csv"
+run "$bs" compare --accel tcg-icount "$tmp/bt.csv" "$tmp/peers.csv"
+check "no row in both files (peers against on): exit 2 at once, naming both runs' configs" \
+	eq "$rc,$(grep -c 'no (config, state, workload, metric) is in both .*bt.csv (configs: on) and .*peers.csv (configs: peers)' "$tmp/err"),$(wc -c <"$tmp/raw")" 2,1,0
 run "$bs" summary --accel kvm "$tmp/does-not-exist.csv"
 check "missing file -> exit 2" eq "$rc" 2
 run "$bs"

@@ -139,6 +139,10 @@ BAD=$(
 2|THRESHOLD='abc' (make's command line): not a number: want a percentage above 0|$M compare-series THRESHOLD=abc
 2|THRESHOLD='0' (make's command line): out of range|$M compare-series THRESHOLD=0
 2|THRESHOLD='101' (the environment): out of range|THRESHOLD=101 $M compare-series
+2|THRESHOLD='100' (make's command line): out of range: want a percentage above 0 and below 50|$M compare-series THRESHOLD=100
+2|THRESHOLD='50' (make's command line): out of range: want a percentage above 0 and below 50|$M compare THRESHOLD=50 BASE=results/20261205-061154-tcg-icount NEW=results/20261205-075900-tcg-icount
+2|EXACT_TOLERANCE='-1' (make's command line): negative: want a whole number from 0 to 1000000|$M compare-series EXACT_TOLERANCE=-1
+2|EXACT_TOLERANCE='one' (the environment): not a whole number|EXACT_TOLERANCE=one $M compare-series
 2|ACCEL='kvm' (make's command line): compare-series always runs with ACCEL='tcg-icount'|$M compare-series ACCEL=kvm
 2|CONFIGS='on' (make's command line): peers always runs with CONFIGS='peers'|$M peers CONFIGS=on
 2|JOB_FILE='default' (make's command line): quick always runs with JOB_FILE='quick'|$M quick JOB_FILE=default
@@ -242,6 +246,8 @@ GOOD=$(
 0|ACCEL=tcg-icount|$P per-patch
 0|CONFIGS=peers|$P peers
 0|THRESHOLD=0.5|$P compare-series THRESHOLD=0.5
+0|THRESHOLD=49.9|$P compare-series THRESHOLD=49.9
+0|EXACT_TOLERANCE=2|$P compare-series EXACT_TOLERANCE=2
 0|VIEW_LAYOUT_CONFIGS=off off-layout|$P views VIEWS=layout
 0|VIEW_MQ_GUEST=view-mq|$P views VIEWS=mq
 0|RESULTS=__S__/made/run|printf '%s\n' $S/made/run >$S/made/runs-made && CACHE=$S/made $R plots
