@@ -264,11 +264,15 @@ check "  ... it names both accelerators" grep -q 'ran under tcg-icount, .* ran u
 # issue 35: an old run's meta.env was sourced, so a command in it ran
 mkdir "$tmp/env-run"
 cp "$main_run/runs.csv" "$tmp/env-run/"
-printf 'ACCEL=tcg-icount\nGIT_COMMIT=$(touch %q)\n' "$tmp/pwned" >"$tmp/env-run/meta.env"
+printf 'ACCEL=tcg-icount\nGIT_COMMIT=%s(touch %q)\n' '$' "$tmp/pwned" >"$tmp/env-run/meta.env"
 gate "$main_run" "$tmp/env-run" 2 "a meta.env with a command substitution in it"
 check "  ... the command did not run" test ! -e "$tmp/pwned"
 check "  ... the line is named" grep -q 'env-run/meta.env:2: "\$" outside quotes: not read' "$tmp/err"
-printf 'ACCEL=tcg-icount\nGIT_COMMIT=abc\\ 123\nCOMMAND=REPEATS=2\\ BASELINE=\\'"'"'off\\ off\\'"'"'\\ make\n' >"$tmp/env-run/meta.env"
+cat >"$tmp/env-run/meta.env" <<'END'
+ACCEL=tcg-icount
+GIT_COMMIT=abc\ 123
+COMMAND=REPEATS=2\ BASELINE=\'off\ off\'\ make
+END
 gate "$main_run" "$tmp/env-run" 0 "a meta.env as printf %q wrote it: parsed"
 check "  ... its values read" grep -q "^new:  .*env-run (tcg-icount, abc 123)" "$tmp/out"
 # about 515 runs a side overflowed GSL's C(m+n, m): SIGABRT, exit 134
