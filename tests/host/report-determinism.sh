@@ -14,6 +14,8 @@
 #   ROUNDS=3 (nproc runs are checked at once)
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="every committed report and figure made again 3 times: same bytes"
 
 REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 ROUNDS=${ROUNDS:-3}

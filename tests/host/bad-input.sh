@@ -6,11 +6,13 @@
 # tree, booting) would fail or leave traces; the last row boots `on` and
 # is skipped when that config is not built in the real cache.
 #
-#   tests/bad-input.sh        prints a line per row; exit 1 if any failed
+#   tests/host/bad-input.sh        prints a line per row; exit 1 if any failed
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="bad input: a clear error and a non-zero exit"
 
-REPO_DIR=$(cd "$(dirname "$0")/.." && pwd)
+REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 REAL_CACHE=${CACHE:-$REPO_DIR/.cache}
 SCRATCH=$(mktemp -d)
 trap 'rm -rf "$SCRATCH"' EXIT
