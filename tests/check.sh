@@ -54,19 +54,20 @@ skip_reasons() {
 	)
 }
 
-# test_files [TEST...]: the tests' files, tests/host/*.sh in order, or
-# those named.
+# test_files [TEST...]: FILES, the tests' files: tests/host/*.sh in
+# order, or those named (an unknown name is bad input).
 test_files() {
 	local t
+	FILES=()
 	if [[ $# -eq 0 ]]; then
-		printf '%s\n' "$TESTS_DIR"/host/*.sh
+		FILES=("$TESTS_DIR"/host/*.sh)
 		return
 	fi
 	for t; do
 		if [[ -f $t ]]; then
-			printf '%s\n' "$(cd "$(dirname "$t")" && pwd)/${t##*/}"
+			FILES+=("$(cd "$(dirname "$t")" && pwd)/${t##*/}")
 		elif [[ -f $TESTS_DIR/host/${t%.sh}.sh ]]; then
-			printf '%s\n' "$TESTS_DIR/host/${t%.sh}.sh"
+			FILES+=("$TESTS_DIR/host/${t%.sh}.sh")
 		else
 			printf 'check: no host test %s (valid: %s)\n' "$t" \
 				"$(cd "$TESTS_DIR/host" && printf '%s ' ./*.sh | sed 's,\./,,g; s,\.sh,,g')" >&2
@@ -182,7 +183,7 @@ main() {
 	help_answer "$0" "$@"
 	[[ ${1:-} != -l ]] || { list=1; shift; }
 	[[ ${1:-} != -* ]] || help_usage "$0"
-	mapfile -t FILES < <(test_files "$@")
+	test_files "$@"
 	NAMES=() DESCS=() SKIPS=()
 	for f in "${FILES[@]}"; do
 		NAMES+=("$(name_of "$f")")
