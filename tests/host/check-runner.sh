@@ -47,10 +47,8 @@ main() {
 	copy
 	host_test a-pass 'DESCRIPTION="a test that passes"' 'echo "ok - one"'
 	host_test b-fail 'DESCRIPTION="a test that fails"' 'echo "ok - two"; echo "not ok - three"; exit 1'
-	host_test c-skip 'DESCRIPTION="a test that needs what is missing"
-requires() {
-	_have_program no-such-program-bib
-}' "touch '$SCRATCH/c-ran'"
+	host_test c-skip "$(printf 'DESCRIPTION="a test that needs what is missing"\n%s() {\n\t%s\n}' \
+		requires '_have_program no-such-program-bib')" "touch '$SCRATCH/c-ran'"
 	host_test d-nodesc '' 'echo "ok - four"'
 	runner
 	check "exit 1 with a failed test (got $RC)" test "$RC" = 1
