@@ -10,8 +10,8 @@
 # and the results are printed in the tests' order, as TAP:
 #
 #   1..N
-#   ok 1 - DESCRIPTION (12 s)
-#   not ok 2 - DESCRIPTION (3 s)          its failed lines and its tail
+#   ok 1 - DESCRIPTION (12 s, 20 s CPU)
+#   not ok 2 - DESCRIPTION (3 s, ...)     its failed lines and its tail
 #   # ...                                 below, the whole log in CACHE
 #   ok 3 - DESCRIPTION # SKIP no root     requires() found something missing
 #   N passed, N failed                    (", N skipped" when any was)
@@ -82,14 +82,18 @@ name_of() {
 	printf '%s\n' "${n%.sh}"
 }
 
-# run_one I: test I run standalone; its output in LOGS/I.log, its time in
-# ms in LOGS/I.ms, last its exit status in LOGS/I.rc (what print_ready
-# waits for).
+# run_one I: test I run standalone (in a shell of its own, whose
+# children's CPU time is the test's); its output in LOGS/I.log, its time
+# in ms in LOGS/I.ms, its CPU seconds in LOGS/I.cpu, last its exit status
+# in LOGS/I.rc (what print_ready waits for).
 run_one() {
 	local i=$1 t0 rc=0
 	t0=$(date +%s%N)
 	(cd "$REPO_DIR" && exec bash "${FILES[i]}") >"$LOGS/$i.log" 2>&1 </dev/null || rc=$?
 	echo $((($(date +%s%N) - t0) / 1000000)) >"$LOGS/$i.ms"
+	times >"$LOGS/$i.times"
+	awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] } }
+		END { printf "%.0f\n", s }' "$LOGS/$i.times" >"$LOGS/$i.cpu"
 	echo "$rc" >"$LOGS/$i.rc.tmp"
 	mv "$LOGS/$i.rc.tmp" "$LOGS/$i.rc"
 }
@@ -105,7 +109,7 @@ failure_lines() {
 # print_ready: the results of the tests that have ended, in order, up to
 # the first one still running.
 print_ready() {
-	local i ms rc desc
+	local i ms cpu rc desc
 	while ((NEXT < ${#FILES[@]})) && [[ -f $LOGS/$NEXT.rc ]]; do
 		i=$NEXT
 		NEXT=$((NEXT + 1))
@@ -121,15 +125,16 @@ print_ready() {
 			SKIPPED=$((SKIPPED + 1))
 			continue
 		fi
-		ms=$(cat "$LOGS/$i.ms")
+		ms=$(cat "$LOGS/$i.ms") cpu=$(cat "$LOGS/$i.cpu")
+		CPU_TOTAL=$((CPU_TOTAL + cpu))
 		cp "$LOGS/$i.log" "$KEEP/${NAMES[i]}.log"
 		printf '%s %s\n' "${NAMES[i]}" "$ms" >>"$TIMES.new"
 		if [[ $rc == 0 ]]; then
-			printf 'ok %d - %s (%d s)\n' "$((i + 1))" "$desc" "$(((ms + 500) / 1000))"
+			printf 'ok %d - %s (%d s, %d s CPU)\n' "$((i + 1))" "$desc" "$(((ms + 500) / 1000))" "$cpu"
 			PASSED=$((PASSED + 1))
 		else
-			printf 'not ok %d - %s (%d s, exit %s; log: %s)\n' "$((i + 1))" "$desc" \
-				"$(((ms + 500) / 1000))" "$rc" "$KEEP/${NAMES[i]}.log"
+			printf 'not ok %d - %s (%d s, %d s CPU, exit %s; log: %s)\n' "$((i + 1))" "$desc" \
+				"$(((ms + 500) / 1000))" "$cpu" "$rc" "$KEEP/${NAMES[i]}.log"
 			failure_lines "$LOGS/$i.log" | sed 's/^/# /'
 			FAILED=$((FAILED + 1))
 		fi
@@ -215,12 +220,12 @@ main() {
 	# missing), the test that needs it says so
 	make -s -C "$REPO_DIR/bench/stats" OUT="$CACHE/tools" "$CACHE/tools/benchstat"
 	[[ ! -x $REPO_DIR/bench/vm/image.sh ]] || "$REPO_DIR/bench/vm/image.sh" base >/dev/null 2>&1 || :
-	PASSED=0 FAILED=0 SKIPPED=0 NEXT=0
+	PASSED=0 FAILED=0 SKIPPED=0 NEXT=0 CPU_TOTAL=0
 	t0=$SECONDS
 	printf '1..%d\n' "${#FILES[@]}"
 	run_all
 	save_times
-	printf '# host checks: %d s, %d at once\n' "$((SECONDS - t0))" "$CHECK_JOBS"
+	printf '# host checks: %d s, %d s of CPU, %d at once\n' "$((SECONDS - t0))" "$CPU_TOTAL" "$CHECK_JOBS"
 	if ((SKIPPED > 0)); then
 		printf '%d passed, %d failed, %d skipped\n' "$PASSED" "$FAILED" "$SKIPPED"
 	else

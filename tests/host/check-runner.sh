@@ -53,9 +53,9 @@ main() {
 	runner
 	check "exit 1 with a failed test (got $RC)" test "$RC" = 1
 	check "the TAP plan first: 1..4" test "$(line 1)" = 1..4
-	check "ok 1 - its DESCRIPTION (its time)" has 'ok 1 - a test that passes \([0-9]+ s\)'
+	check "ok 1 - its DESCRIPTION (its time)" has 'ok 1 - a test that passes \([0-9]+ s, [0-9]+ s CPU\)'
 	check "not ok 2 - its DESCRIPTION, exit and log" \
-		has 'not ok 2 - a test that fails \([0-9]+ s, exit 1; log: .*/check/logs/b-fail\.log\)'
+		has 'not ok 2 - a test that fails \([0-9]+ s, [0-9]+ s CPU, exit 1; log: .*/check/logs/b-fail\.log\)'
 	check "  ... its failed line below it" has '# not ok - three'
 	check "  ... its whole output kept" grep -qx 'ok - two' "$SCRATCH/cache/check/logs/b-fail.log"
 	check "a test whose requires() fails: ok # SKIP, with why" \
@@ -71,7 +71,7 @@ main() {
 	check "a test added is found (check.sh -l)" has 'e-new	a test added later'
 	runner a-pass e-new
 	check "tests named: only those, exit 0 (got $RC)" test "$RC" = 0
-	check "  ... numbered in that order" has 'ok 2 - a test added later \([0-9]+ s\)'
+	check "  ... numbered in that order" has 'ok 2 - a test added later \([0-9]+ s, [0-9]+ s CPU\)'
 	check "  ... the last line: 2 passed, 0 failed" test "$(tail -n 1 "$SCRATCH/out")" = "2 passed, 0 failed"
 	runner no-such-test
 	check "an unknown test: exit 2 (got $RC)" test "$RC" = 2
