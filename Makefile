@@ -4,8 +4,9 @@
 #                     instruction counts), plots, report; prints report.txt
 #   make quick        the same for off and on in key-off, key-on-other and
 #                     rules-1, one repeat (bench/plan/jobs/quick.job)
-#   make test         host-side checks, then the functional tests in QEMU
-#                     (builds TEST_CONFIGS: debug on)
+#   make check        the host-side checks alone (tests/host/*.sh, TAP)
+#   make test         make check, then the functional tests in QEMU
+#                     (builds TEST_CONFIGS: debug on), as a pipeline
 #   make static       the static answer in about a minute: the hot functions'
 #                     code, off against on, from their objects alone (no
 #                     vmlinux, no boot); BASE_CONFIG/NEW_CONFIG, BASE_SERIES/
@@ -29,7 +30,7 @@ CACHE ?= $(CURDIR)/.cache
 export BENCH_T0 := $(shell date +%s)
 export BENCH_COMMAND := $(strip make $(MAKEOVERRIDES) $(MAKECMDGOALS))
 
-.PHONY: all quick help deps kernels patches-check image shell test bench perf \
+.PHONY: all quick help deps kernels patches-check image shell check test bench perf \
 	disasm plots report compare peers views fuzz coverage mutants boot-soak clean-cache \
 	per-patch compare-series static
 
@@ -43,7 +44,7 @@ help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
 	@echo
 	@echo "targets:"
-	@echo "  all (default)  quick  test  deps  kernels  patches-check  image  shell"
+	@echo "  all (default)  quick  check  test  deps  kernels  patches-check  image  shell"
 	@echo "  bench  perf  disasm  plots  report  compare  peers  views  fuzz  coverage"
 	@echo "  mutants  boot-soak  per-patch  compare-series  static  clean-cache  help"
 	@echo "  make kernels         build CONFIGS"
@@ -115,6 +116,9 @@ image: deps
 
 shell:
 	$(RUN) -d -b CONFIG shell -- bench/vm/run-guest -i -c @CONFIG@ -t 0
+
+check:
+	$(RUN) -d check -- tests/check.sh
 
 test:
 	$(RUN) -d test -- tests/run.sh

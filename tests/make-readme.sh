@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Writes the table of guest tests in tests/README.md from what each test in
-# tests/block declares (tests/lib/rc): its DESCRIPTION, what its requires()
-# checks, and OWN_BOOT=1.  The table sits between two marker lines, and
-# nothing else in the file changes.
+# Writes the tables of tests in tests/README.md from what each test
+# declares: a guest test in tests/block (tests/lib/rc) its DESCRIPTION,
+# what its requires() checks, and OWN_BOOT=1; a host test in tests/host
+# (tests/lib/host.sh) its DESCRIPTION and what its requires() checks.
+# Each table sits between two marker lines, and nothing else in the file
+# changes.
 #
 #   tests/make-readme.sh [-c] [TESTS_DIR]
-#     -c   check only: exit 1 (with a diff) when the committed table is not
+#     -c   check only: exit 1 (with a diff) when a committed table is not
 #          what the declarations make, or a test has no DESCRIPTION
 set -euo pipefail
 shopt -s inherit_errexit
@@ -14,6 +16,8 @@ shopt -s inherit_errexit
 
 BEGIN_MARK='<!-- guest tests: made by tests/make-readme.sh from the declarations; do not edit -->'
 END_MARK='<!-- end of the guest tests -->'
+HOST_BEGIN_MARK='<!-- host tests: made by tests/make-readme.sh from the declarations; do not edit -->'
+HOST_END_MARK='<!-- end of the host tests -->'
 
 usage() {
 	help_header "$0"
@@ -58,17 +62,56 @@ table() {
 	printf '%s\n' "$END_MARK"
 }
 
-# readme_with TABLE_FILE: tests/README.md with its table replaced.
-readme_with() {
-	local readme=$TESTS_DIR/README.md
-	if ! grep -qxF "$BEGIN_MARK" "$readme" || ! grep -qxF "$END_MARK" "$readme"; then
-		die "$readme: no table markers ($BEGIN_MARK ... $END_MARK)"
+# declared_host TEST_FILE: "DESCRIPTION|NEEDS" of a host test: its
+# declarations evaluated by bash with the host tests' helpers, the _have_*
+# ones only listing what they check (REQUIRES_LIST=1).  No test runs here.
+declared_host() {
+	# shellcheck disable=SC2016 # expanded by the inner bash, not here
+	bash -c '
+		. "$1"
+		requires() { :; }
+		DESCRIPTION=
+		eval "$(_host_declarations "$2")"
+		needs=$(REQUIRES_LIST=1 requires | paste -sd ";" - | sed "s/;/; /g")
+		printf "%s|%s\n" "$DESCRIPTION" "$needs"
+	' bash "$TESTS_DIR/lib/host.sh" "$1"
+}
+
+# host_table: the Markdown table of the host tests, one row a test, in the
+# order tests/check.sh numbers them.
+host_table() {
+	local t name desc needs
+	printf '%s\n' "$HOST_BEGIN_MARK"
+	printf '| test | what it checks | not run without |\n'
+	printf '|---|---|---|\n'
+	for t in "$TESTS_DIR"/host/*.sh; do
+		name=${t##*/}
+		grep -q '^DESCRIPTION="[^"|]*"$' "$t" ||
+			die "host/$name: no DESCRIPTION=\"one line, no |\" near its top"
+		IFS='|' read -r desc needs < <(declared_host "$t")
+		printf '| [%s](host/%s) | %s | %s |\n' "${name%.sh}" "$name" "$desc" "${needs:-–}"
+	done
+	printf '%s\n' "$HOST_END_MARK"
+}
+
+# with_table FILE BEGIN END TABLE_FILE: FILE with the lines from BEGIN to
+# END replaced by TABLE_FILE.
+with_table() {
+	if ! grep -qxF "$2" "$1" || ! grep -qxF "$3" "$1"; then
+		die "$1: no table markers ($2 ... $3)"
 	fi
-	awk -v b="$BEGIN_MARK" -v e="$END_MARK" -v t="$1" '
+	awk -v b="$2" -v e="$3" -v t="$4" '
 		$0 == b { while ((getline l < t) > 0) print l; skip = 1; next }
 		$0 == e { skip = 0; next }
 		!skip
-	' "$readme"
+	' "$1"
+}
+
+# readme_with GUEST_TABLE HOST_TABLE: tests/README.md with both tables
+# replaced.
+readme_with() {
+	with_table "$TESTS_DIR/README.md" "$BEGIN_MARK" "$END_MARK" "$1" >"$1.readme"
+	with_table "$1.readme" "$HOST_BEGIN_MARK" "$HOST_END_MARK" "$2"
 }
 
 main() {
@@ -84,7 +127,8 @@ main() {
 	# shellcheck disable=SC2064 # tmp is set now, once
 	trap "rm -rf '$tmp'" EXIT
 	table >"$tmp/table"
-	readme_with "$tmp/table" >"$tmp/README.md"
+	host_table >"$tmp/host-table"
+	readme_with "$tmp/table" "$tmp/host-table" >"$tmp/README.md"
 	if [[ $check == 1 ]]; then
 		diff -u "$TESTS_DIR/README.md" "$tmp/README.md" >&2 || {
 			printf 'make-readme: tests/README.md is not what the declarations make: run tests/make-readme.sh\n' >&2

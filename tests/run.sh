@@ -1,7 +1,23 @@
 #!/usr/bin/env bash
-# The test command: host-side unit tests, then the functional tests in
-# tests/block booted in QEMU on each of TEST_CONFIGS (default: debug on).
-# One line per test; the last line is "N passed, N failed".
+# The test command (make test): the host checks first (tests/check.sh,
+# make check), then the kernels of TEST_CONFIGS (default: debug on) and
+# the tests that boot them, as a pipeline of stages for the host's cores:
+#
+#   build CONFIG         bench/kernel/build.sh build, one config at a
+#                        time, in TEST_CONFIGS' order, at a lower priority
+#                        than the boots beside it
+#   CONFIG guest tests   the tests of tests/block that share a boot, once
+#   CONFIG own boots     CONFIG is built; the tests with OWN_BOOT=1, each
+#                        in a boot of its own, beside the shared boot
+#   runner, lab,         with on in TEST_CONFIGS, once on is built: the
+#   compare-series       runner's checks, the lab's tests and the
+#                        compare-series test (tests/README.md)
+#
+# A stage starts when what it needs is built, at most STAGE_JOBS at once
+# (default: the host's cores plus one: QEMU under TCG keeps one core busy,
+# a kernel build all of them but in its serial steps).  Each stage's output
+# is kept and printed whole when it ends; a line per test.  At the end:
+# each stage's time, then "N passed, N failed".
 #
 #   TEST_CONFIGS="on" TESTS="001-readback 007-invalid" tests/run.sh
 set -euo pipefail
@@ -16,11 +32,6 @@ guest_results_init
 TESTS_DIR=$GUEST_TESTS_DIR
 TEST_CONFIGS=${TEST_CONFIGS:-debug on}
 
-# host_test NAME COMMAND...: a host-side test passes when COMMAND exits 0.
-host_test() {
-	command_test host "$@"
-}
-
 # command_test KIND NAME COMMAND...: KIND/NAME passes when COMMAND exits 0.
 command_test() {
 	local name=$1/$2 logfile
@@ -33,83 +44,6 @@ command_test() {
 		tail -n 15 "$logfile" | sed 's/^/    /'
 	fi
 	rm -f "$logfile"
-}
-
-shell_scripts() {
-	cd "$REPO_DIR" && git ls-files | while read -r f; do
-		[[ -f $f ]] || continue
-		case $f in
-		*.sh | bench/vm/run-guest | bench/guest/init | bench/plan/resolve | bench/plan/run) printf '%s\n' "$f" ;;
-		tests/block/[0-9]*[!t]) [[ $f == *.out ]] || printf '%s\n' "$f" ;;
-		esac
-	done
-}
-
-lint_shell() {
-	local files
-	mapfile -t files < <(shell_scripts)
-	cd "$REPO_DIR" && shellcheck -x "${files[@]}"
-}
-
-build_c_tools() {
-	local out f
-	out=$(mktemp -d)
-	for f in "$REPO_DIR"/bench/guest/tools/*.c "$REPO_DIR"/perf-scripts/*.c; do
-		gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$out/$(basename "$f" .c)" "$f" || return 1
-	done
-	rm -rf "$out"
-}
-
-checkpatch_series() {
-	local p
-	"$BENCH_DIR/kernel/build.sh" tree main >/dev/null
-	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch "$REPO_DIR"/patches/instrument/*.patch; do
-		"$CACHE/src/pristine/scripts/checkpatch.pl" --strict --no-tree \
-			--ignore FILE_PATH_CHANGES -q "$p" || return 1
-	done
-	# the guest tests' own kernel module is kernel C too
-	"$CACHE/src/pristine/scripts/checkpatch.pl" --strict --no-tree -q -f \
-		"$REPO_DIR"/bench/guest/kmod/*.c
-}
-
-run_host_tests() {
-	host_test "benchstat unit tests" bash "$REPO_DIR/bench/stats/test.sh"
-	host_test "benchstat against R's wilcox.test table" bash "$REPO_DIR/bench/stats/r-check.sh"
-	host_test "compare.sh exit status (only 0/1/2)" bash "$REPO_DIR/bench/stats/gate-test.sh"
-	[[ ! -f $REPO_DIR/plots/test.sh ]] || host_test "plots unit tests" bash "$REPO_DIR/plots/test.sh"
-	host_test "shellcheck" lint_shell
-	host_test "C tools build with -Wall -Wextra -Werror" build_c_tools
-	host_test "checkpatch --strict on every patch" checkpatch_series
-	host_test "bad input: a clear error and a non-zero exit" bash "$REPO_DIR/tests/bad-input.sh"
-	host_test "settings resolver: bad input exits 2 before any work" bash "$TESTS_DIR/host/settings.sh"
-	host_test "every host script answers -h: usage, exit 0, nothing made" bash "$TESTS_DIR/host/help.sh"
-	host_test "one parser per tool: committed raw output gives the committed rows; bad input exits 2" bash "$TESTS_DIR/host/parsers.sh"
-	host_test "one exit-status table: each command's statuses, the docs carry it" bash "$TESTS_DIR/host/exit-status.sh"
-	host_test "sourcing a bench/lib library does nothing: no file, no output" bash "$TESTS_DIR/host/sourcing.sh"
-	host_test "one pipeline: every boot through boot_guest, every run under results_root" bash "$TESTS_DIR/host/pipeline.sh"
-	host_test "KCIDB export of a committed run" bash "$TESTS_DIR/export-kcidb.sh"
-	host_test "LAVA logs and results into rows; failed and malformed ones" bash "$TESTS_DIR/lava-results.sh"
-	host_test "coverage table of a fixture tracefile" bash "$REPO_DIR/tests/coverage-table-test.sh"
-	host_test "80 columns: committed results and generated reports; the headline" bash "$TESTS_DIR/width.sh"
-	host_test "static answer: polarity, state check, objdump diff" bash "$TESTS_DIR/static-test.sh"
-	host_test "eifuzz's model tables are the documentation's" bash "$TESTS_DIR/model-tables.sh"
-	host_test "README at most 250 lines, its expected result first, doc links resolve" bash "$TESTS_DIR/doc-check.sh"
-	host_test "guest tests declare themselves; tests/README.md's table is theirs" bash "$TESTS_DIR/host/tests-table.sh"
-	host_test "make clean-cache removes what the suite made, only that" bash "$TESTS_DIR/host/clean-cache.sh"
-	host_test "committed runs are read-only to make plots, report, disasm" bash "$TESTS_DIR/host/committed-runs.sh"
-	host_test "every committed report and figure made again 3 times: same bytes" bash "$TESTS_DIR/host/report-determinism.sh"
-	host_test "summarise reads meta.json: every committed summary made again, same bytes" bash "$TESTS_DIR/host/summaries.sh"
-	seed_overlap_test
-}
-
-# Our prose shares no 12-word run with the specification's text.  The seeds
-# sit next to the repository on the project's machines, not in a clone.
-seed_overlap_test() {
-	if [[ -d $REPO_DIR/../shared/seeds ]]; then
-		host_test "no 12-word run shared with the seeds" "$TESTS_DIR/seed-overlap.sh"
-	else
-		result "host/no 12-word run shared with the seeds" SKIP "(no ../shared/seeds)"
-	fi
 }
 
 # runner_output OUT ERRLOG: what a runner check's golden file holds: the
@@ -180,19 +114,221 @@ run_lab_tests() {
 	fi
 }
 
-main() {
-	local cfg
-	log "tests: host-side checks"
-	run_host_tests
-	# shellcheck disable=SC2086
-	"$BENCH_DIR/kernel/build.sh" build $TEST_CONFIGS
-	[[ " $TEST_CONFIGS " != *" on "* ]] || run_runner_tests
-	[[ " $TEST_CONFIGS " != *" on "* ]] || run_lab_tests
-	[[ " $TEST_CONFIGS " != *" on "* ]] ||
-		command_test runner "compare-series: a planted +2 instructions exits 1" bash "$TESTS_DIR/compare-series.sh"
-	for cfg in $TEST_CONFIGS; do
-		run_guest_tests "$cfg"
+# host_checks: tests/check.sh, its TAP lines as they come, each test
+# counted as one result (host/NAME); its closing count line is make
+# test's only at the very end.
+host_checks() {
+	local line out
+	out=$(mktemp)
+	{ "$TESTS_DIR/check.sh" 2>&1 || echo "tests/check.sh: exit $?"; } | tee "$out" |
+		sed -E 's/^([0-9]+ passed, [0-9]+ failed.*)$/host checks: \1/'
+	while IFS= read -r line; do
+		if [[ $line =~ ^ok\ [0-9]+\ -\ (.*)\ \#\ SKIP\ (.*)$ ]]; then
+			count_result SKIP "host/${BASH_REMATCH[1]}"
+		elif [[ $line =~ ^ok\ [0-9]+\ -\ (.*)$ ]]; then
+			count_result PASS "host/${BASH_REMATCH[1]% (*}"
+		elif [[ $line =~ ^not\ ok\ [0-9]+\ -\ (.*)$ ]]; then
+			count_result FAIL "host/${BASH_REMATCH[1]% (*}"
+		elif [[ $line =~ ^tests/check.sh:\ exit\ ([0-9]+)$ && ${BASH_REMATCH[1]} != 1 ]]; then
+			count_result FAIL "host/$line"
+		fi
+	done <"$out"
+	rm -f "$out"
+}
+
+# count_result VERDICT NAME: result's count, without its line.
+count_result() {
+	case $1 in
+	PASS) PASSED=$((PASSED + 1)) ;;
+	SKIP) SKIPPED=$((SKIPPED + 1)) ;;
+	*) FAILED=$((FAILED + 1)); FAILURES+=("$2") ;;
+	esac
+}
+
+# The pipeline's stages: STAGE_NAMES[i] runs STAGE_CMDS[i] (a function of
+# this script and its arguments) once every stage of STAGE_DEPS[i] passed.
+STAGE_NAMES=() STAGE_DEPS=() STAGE_CMDS=()
+
+# stage NAME DEPS COMMAND...: a stage of the pipeline, in priority order.
+stage() {
+	STAGE_NAMES+=("$1")
+	STAGE_DEPS+=("$2")
+	shift 2
+	STAGE_CMDS+=("$*")
+}
+
+# stage_build CONFIG: the kernel, then its modules' image piece and the
+# plugin, so that the boots that start at once do not make them together.
+# Below the boots' priority: a boot has a limit, a build none.
+stage_build() {
+	if nice -n 5 "$BENCH_DIR/kernel/build.sh" build "$1" && "$BENCH_DIR/vm/image.sh" modules "$1" >/dev/null; then
+		result "build/$1" PASS
+	else
+		result "build/$1" FAIL "(the tests that boot it are not run)"
+		return 1
+	fi
+	[[ $1 != on ]] || plugin_so >/dev/null
+}
+
+# stage_guest CONFIG shared|own: CONFIG's guest tests, those of the
+# shared boot or those with a boot of their own.
+stage_guest() {
+	run_guest_tests "$1" "$2"
+}
+
+stage_runner() {
+	run_runner_tests
+}
+
+stage_lab() {
+	run_lab_tests
+}
+
+stage_compare_series() {
+	command_test runner "compare-series: a planted +2 instructions exits 1" bash "$TESTS_DIR/compare-series.sh"
+}
+
+# stage_state I: done (passed), failed, running or waiting, from the
+# stage's files in STAGES.
+stage_state() {
+	if [[ -f $STAGES/$1.rc ]]; then
+		[[ $(cat "$STAGES/$1.rc") == 0 ]] && echo passed || echo failed
+	elif [[ -f $STAGES/$1.start ]]; then
+		echo running
+	else
+		echo waiting
+	fi
+}
+
+# ready I: every stage stage I needs passed (0), one failed (2), or some
+# have not ended yet (1).
+ready() {
+	local dep j st
+	for dep in ${STAGE_DEPS[$1]}; do
+		for j in "${!STAGE_NAMES[@]}"; do
+			[[ ${STAGE_NAMES[j]} == "$dep" ]] || continue
+			st=$(stage_state "$j")
+			[[ $st != failed ]] || return 2
+			[[ $st == passed ]] || return 1
+		done
 	done
+	return 0
+}
+
+# start_stage I: stage I in the background, its output in STAGES/I.log,
+# its results in STAGES/I.results, its exit status last in STAGES/I.rc.
+start_stage() {
+	local i=$1
+	date +%s >"$STAGES/$i.start"
+	log "tests: stage ${STAGE_NAMES[i]} started"
+	(
+		set +e
+		# shellcheck disable=SC2086 # a function and its words
+		RESULT_FILE=$STAGES/$i.results ${STAGE_CMDS[i]} >"$STAGES/$i.log" 2>&1
+		echo $? >"$STAGES/$i.rc.tmp"
+		date +%s >"$STAGES/$i.end"
+		mv "$STAGES/$i.rc.tmp" "$STAGES/$i.rc"
+	) &
+}
+
+# skip_stage I: stage I cannot run (a stage it needs failed).
+skip_stage() {
+	local i=$1
+	date +%s | tee "$STAGES/$i.start" >"$STAGES/$i.end"
+	printf '%s\t%s\n' FAIL "${STAGE_NAMES[i]}" >"$STAGES/$i.results"
+	printf '%-44s FAIL (not run: a stage it needs failed: %s)\n' "${STAGE_NAMES[i]}" "${STAGE_DEPS[i]}" >"$STAGES/$i.log"
+	echo 1 >"$STAGES/$i.rc"
+}
+
+# report_stage I: a stage that ended: its output, counted.
+report_stage() {
+	local i=$1 verdict name
+	printf -- '--- %s (%d s)\n' "${STAGE_NAMES[i]}" "$(($(cat "$STAGES/$i.end") - $(cat "$STAGES/$i.start")))"
+	cat "$STAGES/$i.log"
+	[[ -f $STAGES/$i.results ]] || return 0
+	while IFS=$'\t' read -r verdict name; do
+		count_result "$verdict" "$name"
+	done <"$STAGES/$i.results"
+}
+
+# run_stages: every stage, each as soon as what it needs passed, at most
+# STAGE_JOBS at once, in the order they were added; each one reported
+# when it ends.
+run_stages() {
+	local i st left running started rc
+	local -A reported=()
+	while :; do
+		left=0 running=0 started=0
+		for i in "${!STAGE_NAMES[@]}"; do
+			st=$(stage_state "$i")
+			case $st in
+			running) running=$((running + 1)) ;;
+			waiting) left=$((left + 1)) ;;
+			*) [[ -n ${reported[$i]:-} ]] || { report_stage "$i"; reported[$i]=1; } ;;
+			esac
+		done
+		for i in "${!STAGE_NAMES[@]}"; do
+			[[ $(stage_state "$i") == waiting ]] || continue
+			rc=0
+			ready "$i" || rc=$?
+			if [[ $rc == 2 ]]; then
+				skip_stage "$i"
+				started=1
+			elif [[ $rc == 0 ]] && ((running < STAGE_JOBS)); then
+				start_stage "$i"
+				running=$((running + 1))
+				started=1
+			fi
+		done
+		((started == 0)) || continue
+		((left > 0 || running > 0)) || break
+		wait -n || true
+	done
+	wait
+}
+
+# stage_times T0: each stage's time and when it ran, from T0 (the start
+# of make test), and the whole run's.
+stage_times() {
+	local t0=$1 i s e
+	printf 'stage times (s; from the start of make test):\n'
+	printf '  %-34s %6d  %5d-%d\n' "host checks" "$((HOST_END - t0))" 0 "$((HOST_END - t0))"
+	for i in "${!STAGE_NAMES[@]}"; do
+		[[ -f $STAGES/$i.start && -f $STAGES/$i.end ]] || continue
+		s=$(cat "$STAGES/$i.start") e=$(cat "$STAGES/$i.end")
+		printf '  %-34s %6d  %5d-%d\n' "${STAGE_NAMES[i]}" "$((e - s))" "$((s - t0))" "$((e - t0))"
+	done
+	printf '  %-34s %6d\n' "make test" "$(($(date +%s) - t0))"
+}
+
+main() {
+	local cfg t0 on_built='' prev=''
+	t0=$(date +%s)
+	log "tests: host checks (make check)"
+	host_checks
+	HOST_END=$(date +%s)
+	# the guest's image made once, before boots share it
+	"$BENCH_DIR/vm/image.sh" base >/dev/null
+	for cfg in $TEST_CONFIGS; do
+		stage "build $cfg" "$prev" stage_build "$cfg"
+		prev="build $cfg"
+		[[ $cfg != on ]] || on_built="build on"
+	done
+	if [[ -n $on_built ]]; then
+		stage "compare-series" "build on" stage_compare_series
+		stage "lab" "build on" stage_lab
+	fi
+	for cfg in $TEST_CONFIGS; do
+		stage "$cfg guest tests" "build $cfg" stage_guest "$cfg" shared
+		stage "$cfg own boots" "build $cfg" stage_guest "$cfg" own
+	done
+	[[ -z $on_built ]] || stage "runner" "build on" stage_runner
+	STAGE_JOBS=${STAGE_JOBS:-$(($(nproc) + 1))}
+	STAGES=$(mktemp -d)
+	# shellcheck disable=SC2064 # STAGES is set now, once
+	trap "rm -rf '$STAGES'" EXIT
+	run_stages
+	stage_times "$t0"
 	if [[ $FAILED -gt 0 ]]; then
 		printf 'failed: %s\n' "${FAILURES[*]}"
 	fi

@@ -342,8 +342,17 @@ seed_build() {
 		((n <= best_n)) || continue
 		best=$dir best_n=$n
 	done
-	[[ -n $best ]] || return 0
+	if [[ -z $best ]]; then
+		seed_across "$label" "$cfg" "$tree" "$src" "$out"
+		return 0
+	fi
 	log "$label: starting from the objects of ${best##*/} (.config differs in $best_n lines)"
+	seed_copy "$best" "$out"
+}
+
+# seed_copy BUILD OUT: BUILD's objects into OUT, OUT's .config kept.
+seed_copy() {
+	local best=$1 out=$2
 	mkdir -p "$out.keep"
 	mv "$out/.config" "$out/config.log" "$out.keep/"
 	cp -a "$best/." "$out/"
@@ -353,6 +362,71 @@ seed_build() {
 	# the changed symbols; no .version: the first build's number, #1.
 	touch "$out/.config"
 	rm -rf "$out/.version" "$out/.blkinject-stamp" "$out/.blkinject-objects" "$out/modroot"
+}
+
+# other_tree_roots TREE: TREE's root in each other variant of the same
+# KSRC with a series (the default root, for Debian's source, and
+# variants/KSRC_ID+series-*): trees that differ from this one only in
+# the files their series patch.
+other_tree_roots() {
+	local tree=$1 here v r
+	here=$(tree_root "$tree")
+	for v in "$CACHE" "$CACHE"/variants/"$KSRC_ID"+series-*; do
+		[[ $v != "$CACHE" || $KSRC_KIND == debian ]] || continue
+		if [[ $tree == main ]]; then r=$v; else r=$v/trees/$tree; fi
+		[[ $r != "$here" && -f $r/src/tree-main/.blkinject-patches ]] && printf '%s\n' "$r"
+	done
+	return 0
+}
+
+# sed_literal TEXT: TEXT as a sed pattern or replacement that matches or
+# gives TEXT itself ("|" the delimiter).
+sed_literal() {
+	printf '%s\n' "$1" | sed 's/[][\\.*^$&|/]/\\&/g'
+}
+
+# seed_across LABEL CONFIG TREE SRC OUT: CONFIG's first build in a variant
+# (another series on the same source: make compare-series's fixtures, a
+# series under review) starts from the objects of CONFIG built in another
+# variant, when their .config files differ in at most SEED_MAX_DIFF lines.
+# The copy's text files (kbuild's .cmd files, the Makefile) name the
+# other tree and build directory: they are made to name these, and each
+# patched file of this tree that is byte for byte the other tree's gets
+# its time, so that kbuild recompiles only what the two series do
+# differently (the objects that include a file one of them changes) and
+# links again, where a build from nothing passes every object through
+# ccache.
+seed_across() {
+	local label=$1 cfg=$2 tree=$3 src=$4 out=$5 r dir n best='' best_n=$SEED_MAX_DIFF old_src f
+	for r in $(other_tree_roots "$tree"); do
+		dir=$r/build/$cfg
+		[[ -f $dir/vmlinux && -f $dir/.blkinject-stamp && -f $dir/.config && ! -L $dir ]] || continue
+		n=$(config_distance "$dir/.config" "$out/.config")
+		((n <= best_n)) || continue
+		best=$dir best_n=$n
+	done
+	[[ -n $best ]] || return 0
+	old_src=${best%/build/*}/src/tree-main
+	log "$label: starting from the objects of $cfg built from ${old_src%/src/tree-main} (.config differs in $best_n lines)"
+	seed_copy "$best" "$out"
+	grep -rIlZF -e "$old_src" -e "$best" "$out" |
+		xargs -0 -r sed -i -e "s|$(sed_literal "$best")|$(sed_literal "$out")|g" \
+			-e "s|$(sed_literal "$old_src")|$(sed_literal "$src")|g"
+	ln -sfn "$src" "$out/source"
+	# a file either series patched: the other tree's time where the two
+	# are the same bytes (a file of this tree's own, not a link to the
+	# pristine copy), else newer than every object copied: a file the
+	# other series changed and this one did not is the pristine copy's
+	# link here, older than the objects, so it is replaced by a copy
+	while read -r f; do
+		[[ -f $src/$f ]] || continue
+		if [[ -f $old_src/$f && $(stat -c %h "$src/$f") == 1 ]] && cmp -s "$old_src/$f" "$src/$f"; then
+			touch -r "$old_src/$f" "$src/$f"
+		else
+			cp "$src/$f" "$src/$f.bib-new"
+			mv -f "$src/$f.bib-new" "$src/$f"
+		fi
+	done < <(cat "$old_src/.blkinject-touched" "$src/.blkinject-touched" 2>/dev/null | sort -u)
 }
 
 build_one() {

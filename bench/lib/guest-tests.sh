@@ -22,10 +22,13 @@ guest_results_init() {
 	FAILURES=()
 }
 
-# result NAME VERDICT [DETAIL]: one test's line, counted.
+# result NAME VERDICT [DETAIL]: one test's line, counted; also
+# "VERDICT<tab>NAME" appended to RESULT_FILE when it is set (tests/run.sh
+# counts the results of its stages, each run in a shell of its own, so).
 result() {
 	local name=$1 verdict=$2 detail=${3:-}
 	printf '%-44s %s %s\n' "$name" "$verdict" "$detail"
+	[[ -z ${RESULT_FILE:-} ]] || printf '%s\t%s\n' "$verdict" "$name" >>"$RESULT_FILE"
 	case $verdict in
 	PASS) PASSED=$((PASSED + 1)) ;;
 	SKIP) SKIPPED=$((SKIPPED + 1)) ;;
@@ -69,23 +72,27 @@ own_boot_dir() {
 	printf '%s/test-runs/%s-own\n' "$CACHE" "$1"
 }
 
-# run_guest_tests CONFIG: boot once for the tests that share a boot, then
-# once for each test that declares OWN_BOOT=1; report each test.
+# run_guest_tests CONFIG [shared|own]: boot once for the tests that share
+# a boot, then once for each test that declares OWN_BOOT=1; report each
+# test.  With "shared" or "own", only those boots (tests/run.sh runs the
+# two at once).
 run_guest_tests() {
-	local cfg=$1 name
+	local cfg=$1 which=${2:-both} name
 	local -a shared=() own=()
-	rm -rf "$(own_boot_dir "$cfg")"
+	[[ $which == shared ]] || rm -rf "$(own_boot_dir "$cfg")"
 	while read -r name; do
 		if [[ ! -f $GUEST_TESTS_DIR/block/$name || $name == *.out ]]; then
-			result "$cfg/$name" FAIL "(no such test)"
+			[[ $which == own ]] || result "$cfg/$name" FAIL "(no such test)"
 		elif own_boot "$name"; then
 			own+=("$name")
 		else
 			shared+=("$name")
 		fi
 	done < <(selected_tests)
+	[[ $which != own ]] || shared=()
+	[[ $which != shared ]] || own=()
 	[[ ${#shared[@]} -eq 0 ]] || guest_boot "$cfg" "$CACHE/test-runs/$cfg" "${shared[@]}"
-	for name in "${own[@]}"; do
+	for name in ${own[@]+"${own[@]}"}; do
 		guest_boot "$cfg" "$(own_boot_dir "$cfg")/$name" "$name"
 	done
 }

@@ -144,20 +144,23 @@ st_edits() {
 		print d[n, m] }'
 }
 
-# st_lookalike NAME NEAR CANDIDATE...: the candidate NAME is a slip of:
+# st_lookalike NAME NEAR CANDIDATE...: the candidate NAME is a slip of,
+# into ST_LIKE (set, not printed: it runs for every name in the
+# environment, and a subshell each made the resolver's start slow):
 # another case, the singular or plural, underscores dropped and, with
 # NEAR=1, one or two letters off.  Names of fewer than 3 letters match
 # only by case.
 st_lookalike() {
 	local n=$1 near=$2 c up
 	shift 2
+	ST_LIKE=''
 	up=${n^^}
 	for c in "$@"; do
 		[[ $c != "$n" ]] || continue
 		if [[ $up == "$c" ]] ||
 			{ ((${#c} >= 3)) && [[ ${up}S == "$c" || $up == "${c}S" || ${up//_/} == "${c//_/}" ]]; } ||
 			{ [[ $near == 1 ]] && ((${#c} >= 4)) && (($(st_edits "$up" "$c") <= 2)); }; then
-			printf '%s\n' "$c"
+			ST_LIKE=$c
 			return 0
 		fi
 	done
@@ -203,7 +206,8 @@ st_check_names() {
 		if [[ -n ${ST_OLDOF[$n]:-} ]] && st_reads "${ST_OLDOF[$n]}"; then
 			st_err "$n ($origin) is now ${ST_OLDOF[$n]}: one name for one thing everywhere"
 		elif [[ $origin != "the environment" ]]; then
-			like=$(st_lookalike "$n" 1 "${mine[@]}" || true)
+			st_lookalike "$n" 1 "${mine[@]}" || true
+			like=$ST_LIKE
 			if [[ -n ${ST_SCOPE[$n]:-} && ${ST_SCOPE[$n]} != recipe ]]; then
 				st_err "$n ($origin) is not read by $ST_DRIVER (it is a setting of:${ST_DRIVERS[$n]% })${like:+; did you mean $like?}"
 			elif [[ -n $like ]]; then
@@ -211,7 +215,8 @@ st_check_names() {
 			else
 				st_err "$n ($origin) is not a setting of $ST_DRIVER (its settings: ${mine[*]})"
 			fi
-		elif like=$(st_lookalike "$n" 0 "${mine[@]}"); then
+		elif st_lookalike "$n" 0 "${mine[@]}"; then
+			like=$ST_LIKE
 			st_err "$n ($origin) is not a setting of $ST_DRIVER: did you mean $like?"
 		fi
 	done
@@ -266,7 +271,8 @@ st_read_job() {
 		if [[ $key == ERROR ]]; then
 			st_err "${val/#"$ST_REPO"\//}"
 		elif [[ " ${keys[*]} " != *" $key "* ]]; then
-			like=$(st_lookalike "$key" 1 "${keys[@]}" || true)
+			st_lookalike "$key" 1 "${keys[@]}" || true
+			like=$ST_LIKE
 			st_err "$rel:$line: unknown setting $key${like:+ (did you mean $like?)} (valid: ${keys[*]})"
 		else
 			st_into["$key"]=$val

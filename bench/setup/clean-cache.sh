@@ -23,7 +23,7 @@ REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ENTRIES=(
 	build src trees variants ksrc images tools plugin qemu-plugin apt
 	runs runs-made copies test-runs fuzz-runs coverage-runs boot-soak
-	per-patch mutants step-times disasm.txt checkpatch.log 'accel-probe-*'
+	per-patch mutants step-times disasm.txt checkpatch.log 'accel-probe-*' check
 	ccache .blkinject-cache
 )
 

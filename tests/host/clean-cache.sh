@@ -6,6 +6,8 @@
 # list, and a CACHE that is not ours is refused.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="make clean-cache removes what the suite made, only that"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"

@@ -10,6 +10,8 @@
 #   tests/host/exit-status.sh     a line per check; exit 1 if any failed
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="one exit-status table: each command's statuses, the docs carry it"
 
 REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 REAL_CACHE=${CACHE:-$REPO_DIR/.cache}

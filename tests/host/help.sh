@@ -10,10 +10,12 @@
 # bench/lab/lava.sh, bench/report/headline.sh and bench/report/views.sh
 # (libraries sourced by others), bench/guest/* and bench/lab/lava-guest.sh
 # (run inside the guest), bench/stats/{test,gate-test,r-check,scale-bench}.sh
-# and the tests under tests/ other than the two runners (tests, run by
-# tests/run.sh), bench/plan/{drivers,jobs,views} (data, not scripts).
+# and the tests under tests/ other than the three runners (tests, run by
+# tests/check.sh and tests/run.sh), bench/plan/{drivers,jobs,views} (data, not scripts).
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="every host script answers -h: usage, exit 0, nothing made"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
@@ -25,7 +27,7 @@ scripts() {
 		bench/vm/image.sh bench/vm/run-guest bench/report/report.sh \
 		bench/report/coverage-table.sh \
 		bench/plan/resolve bench/plan/run plots/*.sh perf-scripts/*.sh \
-		tests/run.sh tests/mutants/run.sh tests/mutants/score.sh tests/mutants/generate.sh
+		tests/run.sh tests/check.sh tests/mutants/run.sh tests/mutants/score.sh tests/mutants/generate.sh
 	cd "$REPO_DIR" && printf '%s\n' bench/lab/*.sh | grep -vxE 'bench/lab/lava(-guest)?\.sh'
 }
 

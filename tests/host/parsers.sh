@@ -24,6 +24,8 @@
 # from the build's vmlinux, which no run keeps).
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="one parser per tool: committed raw output gives the committed rows; bad input exits 2"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"

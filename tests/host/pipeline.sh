@@ -14,6 +14,8 @@
 #   tests/host/pipeline.sh
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="one pipeline: every boot through boot_guest, every run under results_root"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"

@@ -8,6 +8,8 @@
 # functions it calls: lib_init, results_init.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="sourcing a bench/lib library does nothing: no file, no output"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"

@@ -14,6 +14,8 @@
 #   tests/host/summaries.sh
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="summarise reads meta.json: every committed summary made again, same bytes"
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 SCRATCH=$(mktemp -d)

@@ -14,7 +14,7 @@
  * write's result (the rule added, or EINVAL and nothing changed) and every
  * I/O's errno; after each write the read-back file is compared with the
  * model line by line.  -T prints the model's tables, which
- * tests/model-tables.sh checks against the rst's.  I/O whose outcome is random
+ * tests/host/model-tables.sh checks against the rst's.  I/O whose outcome is random
  * (chance rules) is repeated TRIALS times and each outcome's count must lie
  * in its exact binomial acceptance band; see STAT_ALPHA for the false-failure
  * probability.
@@ -94,7 +94,7 @@ static bool one_in(unsigned int n)
  * each part quotes the statement it follows.  The tables (operations and
  * what their rules match on, statuses and their errnos, refused statuses,
  * limits) are printed by "eifuzz -T" and checked against the rst's own
- * tables and sentences by tests/model-tables.sh, a host test of make test.
+ * tables and sentences by tests/host/model-tables.sh, a host test of make test.
  */
 
 enum op {
@@ -185,7 +185,7 @@ static int find_status(const char *s)
 	return -1;
 }
 
-/* eifuzz -T: the tables above, one fact a line (tests/model-tables.sh). */
+/* eifuzz -T: the tables above, one fact a line (tests/host/model-tables.sh). */
 static void print_tables(void)
 {
 	for (int i = 0; i < NR_OPS; i++)

@@ -8,8 +8,10 @@
 # unreached line gets the reason whose file, function and code match.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="coverage table of a fixture tracefile"
 
-FIXTURE=$(cd "$(dirname "$0")/coverage-fixture" && pwd)
+FIXTURE=$(cd "$(dirname "$0")/../coverage-fixture" && pwd)
 TABLE=$FIXTURE/../../bench/report/coverage-table.sh
 
 run_table() {

@@ -9,13 +9,21 @@
 # carry over on purpose) is listed as allowed; any other run makes the
 # script exit 1.
 #
-#   tests/seed-overlap.sh [-c] [SEEDS_DIR]
+#   tests/host/seed-overlap.sh [-c] [SEEDS_DIR]
 #     -c  also list runs in the code the patches add (for information; code
 #         runs never fail the check)
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="no 12-word run shared with the seeds"
 
-REPO_DIR=$(cd "$(dirname "$0")/.." && pwd)
+# The seeds sit next to the repository on the project's machines, not
+# in a clone.
+requires() {
+	_have_path "$REPO_DIR/../shared/seeds" "../shared/seeds beside the checkout"
+}
+
+REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 NGRAM=12
 
 usage() {

@@ -6,11 +6,13 @@
 # build and each build on the checkout, FAIL exactly where a gating
 # metric's verdict is slower.
 #
-#   tests/export-kcidb.sh [RESULTS_DIR]      exit 1 on a failure
+#   tests/host/export-kcidb.sh [RESULTS_DIR]      exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="KCIDB export of a committed run"
 
-TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
+TESTS_DIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/assert.sh
 . "$TESTS_DIR/lib/assert.sh"
 REPO_DIR=$(cd "$TESTS_DIR/.." && pwd)

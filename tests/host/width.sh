@@ -12,12 +12,14 @@
 #    on that planted change (exit 1, a REGRESSION row of +2), and
 #    bench/run/per-patch.sh report on the committed per-patch run.
 #
-#   CACHE=... bash tests/width.sh     (builds benchstat into $CACHE/tools)
+#   CACHE=... bash tests/host/width.sh     (builds benchstat into $CACHE/tools)
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="80 columns: committed results and generated reports; the headline"
 
 # shellcheck source=tests/lib/assert.sh
-. "$(dirname "$0")/lib/assert.sh"
+. "$(dirname "$0")/../lib/assert.sh"
 scratch_init
 export CACHE=${CACHE:-$REPO_DIR/.cache}
 

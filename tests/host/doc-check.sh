@@ -5,11 +5,13 @@
 # names a file or directory that exists, and a heading that exists when it
 # points into a Markdown file (#anchor, as GitHub makes it).
 #
-#   tests/doc-check.sh [REPO_DIR]   prints each problem; exit 1 if any
+#   tests/host/doc-check.sh [REPO_DIR]   prints each problem; exit 1 if any
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="README at most 250 lines, its expected result first, doc links resolve"
 
-REPO_DIR=$(cd "${1:-$(dirname "$0")/..}" && pwd)
+REPO_DIR=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
 README_MAX_LINES=250
 EXPECTED_BY_LINE=60
 PROBLEMS=0

@@ -12,8 +12,10 @@
 #    .out.bad), and the verdicts a reviewer reads are checked by name.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="static answer: polarity, state check, objdump diff"
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 fx=$repo/tests/fixtures/static
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

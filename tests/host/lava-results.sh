@@ -11,11 +11,13 @@
 #   - a failed job exits 1 naming why, and writes nothing;
 #   - malformed input exits 2, and writes nothing.
 #
-#   tests/lava-results.sh      host only (no boot); exit 1 on a failure
+#   tests/host/lava-results.sh      host only (no boot); exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="LAVA logs and results into rows; failed and malformed ones"
 
-TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
+TESTS_DIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/assert.sh
 . "$TESTS_DIR/lib/assert.sh"
 BENCH_DIR=$TESTS_DIR/../bench

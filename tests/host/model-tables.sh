@@ -5,11 +5,13 @@
 # the ones Documentation/block/error-injection.rst states, as the series in
 # patches/ leaves it.  Any difference fails, with the diff.
 #
-#   tests/model-tables.sh [RST]   (default: the rst built from patches/)
+#   tests/host/model-tables.sh [RST]   (default: the rst built from patches/)
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="eifuzz's model tables are the documentation's"
 
-REPO_DIR=$(cd "$(dirname "$0")/.." && pwd)
+REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 RST_PATH=Documentation/block/error-injection.rst
 
 # rst_from_series DIR: the rst as the series leaves it, in DIR/$RST_PATH:

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# bench/stats/gate-test.sh, which lives beside what it tests, as a host check.
+set -euo pipefail
+shopt -s inherit_errexit
+# shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
+DESCRIPTION="compare.sh exit status (only 0/1/2)"
+
+exec bash "$(dirname "$0")/../../bench/stats/gate-test.sh"
