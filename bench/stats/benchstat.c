@@ -1245,6 +1245,13 @@ static void usage(FILE *f)
 	      "       benchstat rank-sum PAIRS.TSV\n"
 	      "       benchstat simulate [--seed N] [--reps N] [--noise PCT] [--threshold PCT] [--rows K]\n"
 	      "       benchstat plan --rows K [--noise PCT] [--threshold PCT] [--repeats N] [--seed N] [--reps N]\n"
+	      "       benchstat sequential [SEQ] compare|summary [their options and files]\n"
+	      "       benchstat seq-plan --rows K --noise 'PCT...' [SEQ] [--threshold PCT] [--seed N]\n"
+	      "       benchstat seq-simulate [SEQ] [--rows K] [--noise 'PCT...'] [--threshold PCT]\n"
+	      "                              [--reps N] [--seed N]\n"
+	      "SEQ: [--first N] [--max N] [--looks N] [--alpha P] [--beta P] [--spending pocock|power2|power3|obf]\n"
+	      "     [--plan-reps N] [--next FILE] [--final] (sequential.c; defaults 10 30 5 0.01\n"
+	      "     0.001 power3 20000)\n"
 	      "ACCEL: kvm, tcg or tcg-icount.  Defaults: off/off, threshold 1, seed 1, reps 2000\n"
 	      "(plan: 1000), noise 1, rows 1.  compare exits 0 (no regression), 1 (regression),\n"
 	      "2 (broken input, or no verdict: underpowered or unclear gating rows)\n"
@@ -1332,6 +1339,12 @@ static void parse_opts(int argc, char **argv, const char *allowed, int nfiles, o
 	if (strchr(allowed, 'a') && (!o->base_accel || !o->new_accel))
 		usage_error("the accelerator is needed (--accel, or --base-accel and --new-accel)");
 }
+
+/* the sequential gate (sequential.c, included at the end) */
+static void seq_compare_hook(judge_t *js, group_t **bg, group_t *ng, size_t n, const opts_t *o,
+			     family_t *fam);
+static void seq_summary_hook(judge_t *js, const dataset_t *d, const opts_t *o, family_t *fam);
+static int seq_on;           /* benchstat sequential: set by cmd_sequential() */
 
 /* ------------------------------------------------------------------ */
 /* summary                                                             */
@@ -1467,7 +1480,11 @@ static int cmd_summary(int argc, char **argv)
 			judge(&js[i], b, g, cls, o.threshold);
 		}
 	}
-	decide_all(js, ms, ns, d.n, o.threshold);
+	{
+		family_t fam = decide_all(js, ms, ns, d.n, o.threshold);
+
+		seq_summary_hook(js, &d, &o, &fam);
+	}
 	if (!any_base)
 		fprintf(stderr, "benchstat: warning: no group has baseline %s/%s\n",
 			o.base_config, o.base_state);
@@ -1578,6 +1595,7 @@ static int cmd_compare(int argc, char **argv)
 			judge(&js[i], bg[i], g, js[i].cls, o.threshold);
 	}
 	fam = decide_all(js, ms, ns, new.n, o.threshold);
+	seq_compare_hook(js, bg, new.g, new.n, &o, &fam);
 	put_record("config/state/workload/metric", "n base+new: median base -> new: verdict: change");
 	for (size_t i = 0; i < new.n; i++) {
 		group_t *g = &new.g[i], *b = bg[i];
@@ -1629,9 +1647,9 @@ static int cmd_compare(int argc, char **argv)
 		char line[512];
 
 		snprintf(line, sizeof(line), "%zu compared, %zu regressions, %zu only in one file; gating: "
-			 "primary metrics (%zu deterministic rows; Holm over %zu sampled rows), "
-			 "threshold %g%%", matched, regressions, only, deterministic, fam.gating,
-			 o.threshold);
+			 "primary metrics (%zu deterministic rows; %s over %zu sampled rows), "
+			 "threshold %g%%", matched, regressions, only, deterministic,
+			 seq_on ? "sequential looks" : "Holm", fam.gating, o.threshold);
 		put_wrapped(line, "", INDENT);
 	}
 	if (!base.n_ok_rows || !new.n_ok_rows)
@@ -1941,6 +1959,8 @@ static int cmd_plan(int argc, char **argv)
 	return 0;
 }
 
+#include "sequential.c"
+
 int main(int argc, char **argv)
 {
 	gsl_set_error_handler(gsl_die);
@@ -1958,10 +1978,17 @@ int main(int argc, char **argv)
 		return cmd_simulate(argc, argv);
 	if (!strcmp(argv[1], "plan"))
 		return cmd_plan(argc, argv);
+	if (!strcmp(argv[1], "sequential"))
+		return cmd_sequential(argc, argv);
+	if (!strcmp(argv[1], "seq-plan"))
+		return cmd_seq_plan(argc, argv);
+	if (!strcmp(argv[1], "seq-simulate"))
+		return cmd_seq_simulate(argc, argv);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return 0;
 	}
-	usage_error("unknown subcommand \"%s\" (summary, compare, metrics, rank-sum, simulate, plan)",
+	usage_error("unknown subcommand \"%s\" (summary, compare, metrics, rank-sum, simulate, plan, "
+		    "sequential, seq-plan, seq-simulate)",
 		    argv[1]);
 }
