@@ -20,6 +20,10 @@
 #      significance after Holm's correction ("underpowered: K gating rows
 #      need n >= N per side"), or whose interval reaches beyond THRESHOLD
 #      ("unclear").
+# Two runs made by the sequential gate (meta.json SEQUENTIAL, "FIRST MAX":
+# compare-series under kvm or tcg) are judged by its rule, look by look
+# (benchstat sequential); runs of different designs, or one sequential and
+# one not, are exit 2.
 # Under kvm/tcg, a side whose run has both off and off-layout prints after
 # the table the layout noise floor it measured (bench/lib/results.sh
 # layout_floors): a change smaller than it may be a layout accident.
@@ -58,6 +62,7 @@ check_meta() {
 main() {
 	[[ $# -eq 2 ]] || broken "usage: compare.sh BASE_DIR NEW_DIR"
 	local base=$1 new=$2 d bin base_accel new_accel status
+	local -a seq=()
 	for d in "$base" "$new"; do
 		[[ -r $d/runs.csv ]] || broken "$d/runs.csv missing or unreadable"
 		check_meta "$d"
@@ -71,7 +76,8 @@ main() {
 		"$base" "$base_accel" "$(meta_get "$base" GIT_COMMIT)" \
 		"$new" "$new_accel" "$(meta_get "$new" GIT_COMMIT)"
 	bin=$(benchstat_bin) || broken "cannot build benchstat"
-	"$bin" compare --threshold "${THRESHOLD:-1}" --base-accel "$base_accel" \
+	mapfile -t seq < <(sequential_words "$base" "$new")
+	"$bin" ${seq[@]+"${seq[@]}"} compare --threshold "${THRESHOLD:-1}" --base-accel "$base_accel" \
 		--new-accel "$new_accel" --smp-workloads "$(smp_union "$base" "$new")" \
 		"$base/runs.csv" "$new/runs.csv" || status=$?
 	print_floors "$base" "$base_accel"
@@ -80,6 +86,20 @@ main() {
 	0 | 1 | 2) exit "${status:-0}" ;;
 	*) broken "benchstat failed with status $status" ;;
 	esac
+}
+
+# sequential_words BASE NEW: benchstat's words for the sequential rule,
+# one a line, when both runs were made by the same design; nothing when
+# neither was.  The values are checked, never run.
+sequential_words() {
+	local a b
+	a=$(meta_get "$1" SEQUENTIAL)
+	b=$(meta_get "$2" SEQUENTIAL)
+	[[ -n $a || -n $b ]] || return 0
+	[[ $a == "$b" ]] ||
+		broken "the runs were not made by one sequential design (SEQUENTIAL is '$a' in $1, '$b' in $2)"
+	[[ $a =~ ^[1-9][0-9]*\ [1-9][0-9]*$ ]] || broken "$1/meta.json: SEQUENTIAL='$a' is not \"FIRST MAX\""
+	printf '%s\n' sequential --first "${a% *}" --max "${a#* }" --final
 }
 
 # smp_union BASE NEW: the workloads that ran on more than one vCPU in

@@ -139,7 +139,9 @@ BAD=$(
 2|THRESHOLD='abc' (make's command line): not a number: want a percentage above 0|$M compare-series THRESHOLD=abc
 2|THRESHOLD='0' (make's command line): out of range|$M compare-series THRESHOLD=0
 2|THRESHOLD='101' (the environment): out of range|THRESHOLD=101 $M compare-series
-2|ACCEL='kvm' (make's command line): compare-series always runs with ACCEL='tcg-icount'|$M compare-series ACCEL=kvm
+2|PERF_RECORD='1' (make's command line): compare-series always runs with PERF_RECORD='0'|$M compare-series PERF_RECORD=1
+2|REPEATS_MAX='0' (make's command line): out of range|$M compare-series REPEATS_MAX=0
+2|REPEATS_MINUTES='-5' (the environment)|REPEATS_MINUTES=-5 $M bench
 2|CONFIGS='on' (make's command line): peers always runs with CONFIGS='peers'|$M peers CONFIGS=on
 2|JOB_FILE='default' (make's command line): quick always runs with JOB_FILE='quick'|$M quick JOB_FILE=default
 2|NEW_SERIES='/etc' (make's command line): no series file|$M compare-series NEW_SERIES=/etc
