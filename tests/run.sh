@@ -73,6 +73,7 @@ run_host_tests() {
 	host_test "benchstat unit tests" bash "$REPO_DIR/bench/stats/test.sh"
 	host_test "benchstat against R's wilcox.test table" bash "$REPO_DIR/bench/stats/r-check.sh"
 	host_test "compare.sh exit status (only 0/1/2)" bash "$REPO_DIR/bench/stats/gate-test.sh"
+	host_test "the sequential gate: decisions, stopping reasons, the looks replayed, the plan" bash "$TESTS_DIR/host/sequential.sh"
 	[[ ! -f $REPO_DIR/plots/test.sh ]] || host_test "plots unit tests" bash "$REPO_DIR/plots/test.sh"
 	host_test "shellcheck" lint_shell
 	host_test "C tools build with -Wall -Wextra -Werror" build_c_tools

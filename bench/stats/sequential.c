@@ -708,12 +708,17 @@ static void seq_judge(judge_t *js, group_t **bkeys, group_t *nkeys, size_t n, do
 			set(j, "slower", "%+.2f%%; %s; stopped: decided slower: interval %s (one-sided "
 			    "%s each end) excludes no change", nz(seq_pct(r->est, hib)), at, ca,
 			    seq_level(lv, sizeof(lv), d.ea[r->at.look]));
+		} else if (r->looked && r->at.state == SEQ_PASS && r->at.faster) {
+			t.pass++;
+			set(j, "faster", "%+.2f%%; %s; stopped: decided faster: interval %s (one-sided "
+			    "%s each end) excludes no change", nz(seq_pct(r->est, hib)), at, ca,
+			    seq_level(lv, sizeof(lv), d.ea[r->at.look]));
 		} else if (r->looked && r->at.state == SEQ_PASS) {
 			t.pass++;
-			why = r->at.within ? "within-threshold" : r->at.faster ? "faster" : "not-slower";
+			why = r->at.within ? "within-threshold" : "not-slower";
 			set(j, why, "%+.2f%%; %s; stopped: decided %s: interval %s (one-sided %s each "
 			    "end) excludes a %g%% slowdown%s", nz(seq_pct(r->est, hib)), at,
-			    r->at.within ? "within threshold" : r->at.faster ? "faster" : "not slower",
+			    r->at.within ? "within threshold" : "not slower",
 			    cb, seq_level(lv, sizeof(lv), d.eb[r->at.look]), 2 * thr,
 			    r->at.within ? " and lies within the threshold" : "");
 		} else if (!seq_opt.final && r->next < d.looks) {
@@ -923,6 +928,7 @@ static int cmd_seq_plan(int argc, char **argv)
  */
 typedef struct {
 	size_t ex[3], rows_n_sum, run_n_max_sum, run_n_max, false_alarm, silent, shifted_slower;
+	double cv_sum, cv_sum2;  /* the first round's noise estimate, pooled over the rows */
 } seq_cell_t;
 
 static void seq_sim_matrix(const seq_design_t *d, gsl_rng *rng, double sd, double shift,
@@ -938,6 +944,8 @@ static void seq_sim_matrix(const seq_design_t *d, gsl_rng *rng, double sd, doubl
 		size_t open = d->rows, k, run_n = 0;
 		int slower = 0, slower_other = 0;
 
+		double ss = 0, cv;
+
 		for (size_t i = 0; i < d->rows; i++) {
 			double *a = buf + 2 * top * i, *b = a + top;
 
@@ -946,7 +954,12 @@ static void seq_sim_matrix(const seq_design_t *d, gsl_rng *rng, double sd, doubl
 				a[j] = gsl_ran_gaussian_ziggurat(rng, sd);
 				b[j] = (i == 0 ? shift : 0) + gsl_ran_gaussian_ziggurat(rng, sd);
 			}
+			ss += gsl_stats_variance(a, 1, d->n[0]) + gsl_stats_variance(b, 1, d->n[0]);
 		}
+		/* as the gate estimates it: pooled over the rows' first rounds */
+		cv = seq_cv(sqrt(ss / (2.0 * (double)d->rows)));
+		c->cv_sum += cv;
+		c->cv_sum2 += cv * cv;
 		/* look by look over the open rows, until each is decided */
 		for (k = 0; k < d->looks && open; k++) {
 			double *sa = buf + 2 * top * d->rows, *sb = sa + top;
@@ -974,7 +987,7 @@ static void seq_sim_matrix(const seq_design_t *d, gsl_rng *rng, double sd, doubl
 		}
 		c->ex[slower ? 1 : open ? 2 : 0]++;
 		c->false_alarm += shift == 0 ? slower : slower_other;
-		c->silent += !slower && !open && shift != 0;
+		c->silent += !slower && !open && shift <= log1p(-2 * d->thr / 100) + LOG_EPS;
 		c->shifted_slower += state[0] == SEQ_SLOWER;
 		c->run_n_max_sum += run_n;
 		if (run_n > c->run_n_max)
@@ -1002,28 +1015,39 @@ static int cmd_seq_simulate(int argc, char **argv)
 	       d.rows, d.thr, o.reps, o.seed, d.alpha, d.beta, seq_spending_name[d.spending]);
 	for (size_t l = 0; l < d.looks; l++)
 		printf("%s%zu", l ? "," : "", d.n[l]);
-	puts("\nnoise_pct\tcase\tshift_pct\texit0\texit1\texit2\tfalse_alarm\tsilent_pass\t"
-	     "row_slower\tmean_n_row\tmean_n_gate\tmax_n_gate\tplan_pass0\tplan_slower_99_pct");
+	puts("\nnoise_pct\tcase\tthreshold_pct\tshift_pct\texit0\texit1\texit2\tfalse_alarm\t"
+	     "silent_pass\trow_slower\tmean_n_row\tmean_n_gate\tmax_n_gate\tcv_est_mean\tcv_est_sd\t"
+	     "plan_pass0\tplan_slower_99_pct\tplan_threshold_90_pct");
 	for (size_t k = 0; k < nnoise; k++) {
 		double sd = seq_sd_of_cv(noise[k]);
 		seq_plan_t p = seq_plan(&d, sd, seq_opt.plan_reps, o.seed);
-		const char *cases[3] = { "unchanged", "2x-threshold", "plan-99" };
-		double shifts[3] = { 0, 2 * d.thr, p.x99 };
+		const char *cases[4] = { "unchanged", "2x-threshold", "plan-99", "plan-threshold" };
+		double shifts[4] = { 0, 2 * d.thr, p.x99, 0 };
 
-		for (size_t c = 0; c < 3; c++) {
+		for (size_t c = 0; c < 4; c++) {
+			seq_design_t dc = d;
 			seq_cell_t cell;
-			double R = (double)o.reps;
+			double R = (double)o.reps, m;
 
-			if (c == 2 && p.x99 >= 100)
+			/* the plan's figures: its slowdown caught in 99%, and the
+			 * threshold at which it says unchanged passes in 90% */
+			if ((c == 2 && p.x99 >= 100) || (c == 3 && (p.thr90 <= d.thr || p.thr90 >= 100)))
 				continue;
-			seq_sim_matrix(&d, rng, sd, log1p(-shifts[c] / 100), o.reps, &cell);
-			printf("%g\t%s\t%.3g\t%.5f\t%.5f\t%.5f\t%.5f\t%.5f\t%.5f\t%.2f\t%.2f\t%zu\t%.4f\t%.3f\n",
-			       noise[k], cases[c], shifts[c], (double)cell.ex[0] / R,
-			       (double)cell.ex[1] / R, (double)cell.ex[2] / R,
-			       (double)cell.false_alarm / R, (double)cell.silent / R,
-			       (double)cell.shifted_slower / R,
-			       (double)cell.rows_n_sum / R / (double)d.rows,
-			       (double)cell.run_n_max_sum / R, cell.run_n_max, p.pass0, p.x99);
+			if (c == 3)
+				dc.thr = p.thr90;
+			seq_sim_matrix(&dc, rng, sd, log1p(-shifts[c] / 100), o.reps, &cell);
+			m = cell.cv_sum / R;
+			printf("%g\t%s\t%.4g\t%.4g\t%.5f\t%.5f\t%.5f\t%.5f\t", noise[k], cases[c], dc.thr,
+			       shifts[c], (double)cell.ex[0] / R, (double)cell.ex[1] / R,
+			       (double)cell.ex[2] / R, (double)cell.false_alarm / R);
+			if (shifts[c] >= 2 * dc.thr)
+				printf("%.5f", (double)cell.silent / R);
+			else
+				printf("-");
+			printf("\t%.5f\t%.2f\t%.2f\t%zu\t%.3f\t%.3f\t%.4f\t%.3f\t%.3f\n",
+			       (double)cell.shifted_slower / R, (double)cell.rows_n_sum / R / (double)dc.rows,
+			       (double)cell.run_n_max_sum / R, cell.run_n_max, m,
+			       sqrt(fmax(0, cell.cv_sum2 / R - m * m)), p.pass0, p.x99, p.thr90);
 			fflush(stdout);
 		}
 	}
