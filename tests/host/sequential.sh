@@ -9,6 +9,7 @@
 # refusing a bad or mismatched one, its options' bad input, and the plan.
 #
 #   tests/host/sequential.sh
+# shellcheck disable=SC2034 # read by the runner, as blktests reads it
 DESCRIPTION="the sequential gate: decisions, stopping reasons, the looks replayed, the plan"
 set -euo pipefail
 shopt -s inherit_errexit
