@@ -1050,6 +1050,16 @@ static int cmd_seq_simulate(int argc, char **argv)
 			       sqrt(fmax(0, cell.cv_sum2 / R - m * m)), p.pass0, p.x99, p.thr90);
 			fflush(stdout);
 		}
+		/* a silent pass needs the slower row itself to pass: that row
+		 * alone, many more times than the matrix */
+		{
+			unsigned long rr = 100 * o.reps;
+			seq_rates_t q = seq_row_rates(&d, sd, log1p(-2 * d.thr / 100), rr, o.seed + 1);
+
+			printf("# noise %g%%: one row %g%% slower alone, %lu runs: passed %.0f times "
+			       "(%.2g), slower %.4f, undecided %.4f\n", noise[k], 2 * d.thr, rr,
+			       q.pass * (double)rr, q.pass, q.slower, q.undecided);
+		}
 	}
 	gsl_rng_free(rng);
 	return 0;
