@@ -109,7 +109,7 @@ main() {
 		build new "$new_ksrc" "$new_series"
 		# shellcheck source=bench/lib/sequential.sh
 		. "$BENCH_DIR/lib/sequential.sh"
-		SIDE_SRC=([base]="$base_ksrc|$base_series" [new]="$new_ksrc|$new_series")
+		declare -gA SIDE_SRC=([base]="$base_ksrc|$base_series" [new]="$new_ksrc|$new_series")
 		series_rounds "$OUT"
 	fi
 	"$BENCH_DIR/stats/compare.sh" "$OUT/base" "$OUT/new" || status=$?
