@@ -526,15 +526,21 @@ static void seq_plan_words(FILE *f, const seq_design_t *d, const seq_plan_t *p)
 		"%.2f%% or more in %g%% of runs; an unchanged series passes in %.0f%% "
 		"(about %.0f repeats a side a row); ", d->rows, d->thr, p->cv, p->x99,
 		100 * SEQ_POWER, 100 * p->pass0, p->mean_n0);
-	if (p->resolves)
+	if (p->resolves) {
 		fprintf(f, "the budget resolves THRESHOLD=%g%% at this noise\n", d->thr);
-	else if (p->thr90 >= 100)
-		fprintf(f, "the budget cannot resolve THRESHOLD=%g%% at this noise, nor any below 50%%\n",
-			d->thr);
-	else
-		fprintf(f, "the budget cannot resolve THRESHOLD=%g%% at this noise: THRESHOLD >= %.2f%% "
-			"would pass an unchanged series in %g%%\n", d->thr, p->thr90,
+		return;
+	}
+	fprintf(f, "the budget does not resolve THRESHOLD=%g%% at this noise:", d->thr);
+	if (p->pass0 < SEQ_PASS_TARGET && p->thr90 >= 100)
+		fprintf(f, " no THRESHOLD below 50%% passes an unchanged series in %g%%",
 			100 * SEQ_PASS_TARGET);
+	else if (p->pass0 < SEQ_PASS_TARGET)
+		fprintf(f, " THRESHOLD >= %.2f%% would pass an unchanged series in %g%%", p->thr90,
+			100 * SEQ_PASS_TARGET);
+	if (p->x99 > 2 * d->thr)
+		fprintf(f, "%s a slowdown of twice it is caught in less than %g%%",
+			p->pass0 < SEQ_PASS_TARGET ? ";" : "", 100 * SEQ_POWER);
+	fputc('\n', f);
 }
 
 /* ------------------------------------------------------------------ */

@@ -97,8 +97,8 @@ check "3% noise, 10 a side: exit 2 (no verdict yet)" test "$RC" = 2
 check "  ... the row continues to n=15 and says which intervals straddle" \
 	has "$(row "$SCRATCH/t" s0)" "look 1 of 5; n=10+10; continues to n=15: the intervals"
 check "  ... --next lists its boot: on s0 15" test "$(cat "$SCRATCH/next")" = "on s0 15"
-check "  ... the plan says the budget cannot resolve 1% and which threshold would" \
-	grep -Eq 'cannot resolve THRESHOLD=1% at this noise: THRESHOLD >= [0-9.]+% would pass an unchanged series in 90%' "$SCRATCH/t"
+check "  ... the plan says the budget does not resolve 1%, which threshold would pass, and that 2% is not caught" \
+	grep -Eq 'does not resolve THRESHOLD=1% at this noise: THRESHOLD >= [0-9.]+% would pass an unchanged series in 90%; a slowdown of twice it is caught in less than 99%' "$SCRATCH/t"
 seqc "$SCRATCH/t" --final -- "$SCRATCH/b10h" "$SCRATCH/n10h"
 check "--final at n=10: budget spent before the last look (time or failed runs)" \
 	has "$(row "$SCRATCH/t" s0)" "stopped: budget spent (the time budget or failed runs); undecided: needs about"
