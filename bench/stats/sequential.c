@@ -522,10 +522,13 @@ static void seq_plan_words(FILE *f, const seq_design_t *d, const seq_plan_t *p)
 	fprintf(f, "budget %zu repeats a side (looks at", d->n[d->looks - 1]);
 	for (size_t k = 0; k < d->looks; k++)
 		fprintf(f, "%s%zu", k ? "," : " ", d->n[k]);
-	fprintf(f, "), %zu gating rows, threshold %g%%, noise CV %.2f%%: catches a slowdown of "
-		"%.2f%% or more in %g%% of runs; an unchanged series passes in %.0f%% "
-		"(about %.0f repeats a side a row); ", d->rows, d->thr, p->cv, p->x99,
-		100 * SEQ_POWER, 100 * p->pass0, p->mean_n0);
+	fprintf(f, "), %zu gating rows, threshold %g%%, noise CV %.2f%%: ", d->rows, d->thr, p->cv);
+	if (p->x99 < 100)
+		fprintf(f, "catches a slowdown of %.2f%% or more in %g%% of runs", p->x99, 100 * SEQ_POWER);
+	else
+		fprintf(f, "catches no slowdown in %g%% of runs", 100 * SEQ_POWER);
+	fprintf(f, "; an unchanged series passes in %.0f%% (about %.0f repeats a side a row); ",
+		100 * p->pass0, p->mean_n0);
 	if (p->resolves) {
 		fprintf(f, "the budget resolves THRESHOLD=%g%% at this noise\n", d->thr);
 		return;
