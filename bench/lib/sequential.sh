@@ -78,10 +78,11 @@ series_rounds() {
 		rm -f "$out/next"
 		{
 			printf '=== look after round %d: %d boots, %d s ===\n' "$round" "$boots" "$(($(date +%s) - start))"
-			# its status is the final gate's business (compare.sh)
+			# its status is the final gate's business (compare.sh), its
+			# complaints go to the log
 			mapfile -t words < <(seq_args "$design")
 			"$bin" "${words[@]}" --next "$out/next" compare --threshold "${THRESHOLD:-1}" \
-				--accel "$ACCEL" "$out/base/runs.csv" "$out/new/runs.csv" 2>&1 || true
+				--accel "$ACCEL" "$out/base/runs.csv" "$out/new/runs.csv" || true
 		} >>"$out/sequential.txt"
 		[[ -f $out/next ]] || die "benchstat sequential failed (see $out/sequential.txt)"
 		round=$((round + 1))

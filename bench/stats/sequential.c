@@ -546,6 +546,64 @@ static void seq_plan_words(FILE *f, const seq_design_t *d, const seq_plan_t *p)
 	fputc('\n', f);
 }
 
+/* put_wrapped's 80 columns on any stream */
+static void seq_wrapped(FILE *out, const char *s)
+{
+	const char *in = "";
+
+	while (strlen(in) + strlen(s) > WIDTH) {
+		size_t w = WIDTH - strlen(in), cut = w;
+
+		while (cut > 0 && s[cut] != ' ')
+			cut--;
+		if (!cut)
+			cut = w;
+		fprintf(out, "%s%.*s\n", in, (int)cut, s);
+		s += cut;
+		while (*s == ' ')
+			s++;
+		in = INDENT;
+	}
+	fprintf(out, "%s%s\n", in, s);
+}
+
+/*
+ * seq_say(out, fmt, ...): one line of the gate's, wrapped to 80 columns
+ * as compare's table is (compare: on stdout; summary: on stderr).
+ */
+static __attribute__((format(printf, 2, 3))) void seq_say(FILE *out, const char *fmt, ...)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&line, &len);
+	va_list ap;
+
+	if (!m)
+		die("out of memory");
+	va_start(ap, fmt);
+	vfprintf(m, fmt, ap);
+	va_end(ap);
+	fclose(m);
+	line[strcspn(line, "\n")] = '\0';
+	seq_wrapped(out, line);
+	free(line);
+}
+
+/* the plan's words as one string (seq_plan_words), for seq_say */
+static char *seq_plan_string(const seq_design_t *d, const seq_plan_t *p)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&line, &len);
+
+	if (!m)
+		die("out of memory");
+	seq_plan_words(m, d, p);
+	fclose(m);
+	line[strcspn(line, "\n")] = '\0';
+	return line;
+}
+
 /* ------------------------------------------------------------------ */
 /* the hooks: compare and summary judged sequentially                  */
 /* ------------------------------------------------------------------ */
@@ -664,18 +722,20 @@ static void seq_judge(judge_t *js, group_t **bkeys, group_t *nkeys, size_t n, do
 	if (t.df) {
 		seq_plan_t p = seq_plan(&d, sqrt(t.sd2 / (double)t.df), seq_opt.plan_reps, 1);
 
-		fprintf(out, "sequential: noise estimated from the first round (%zu a side, %zu gating rows, "
-		       "pooled over %zu degrees of freedom): CV %.2f%%\n", d.n[0], K, t.df, p.cv);
-		fputs("sequential plan: ", out);
-		seq_plan_words(out, &d, &p);
+		char *words = seq_plan_string(&d, &p);
+
+		seq_say(out, "sequential: noise estimated from the first round (%zu a side, %zu gating "
+			"rows, pooled over %zu degrees of freedom): CV %.2f%%", d.n[0], K, t.df, p.cv);
+		seq_say(out, "sequential plan: %s", words);
+		free(words);
 	} else {
-		fprintf(out, "sequential: no row has its first round of %zu a side yet: no noise estimate\n",
-		       d.n[0]);
+		seq_say(out, "sequential: no row has its first round of %zu a side yet: no noise estimate",
+			d.n[0]);
 	}
-	fprintf(out, "sequential rule: a gating row stops when its interval excludes no change (slower)"
-	       " or a slowdown of %g%% (not slower); false alarms family-wise <= %g%%, a silent"
-	       " pass <= %g%% a row, spent over the looks (%s)\n", 2 * thr, 100 * d.alpha,
-	       100 * d.beta, seq_spending_name[d.spending]);
+	seq_say(out, "sequential rule: a gating row stops when its interval excludes no change "
+		"(slower) or a slowdown of %g%% (not slower); false alarms family-wise <= %g%%, a "
+		"silent pass <= %g%% a row, spent over the looks (%s)", 2 * thr, 100 * d.alpha,
+		100 * d.beta, seq_spending_name[d.spending]);
 	for (size_t i = 0; i < n; i++) {
 		int hib;
 
@@ -774,8 +834,8 @@ static void seq_judge(judge_t *js, group_t **bkeys, group_t *nkeys, size_t n, do
 		fclose(next);
 	fam->gating = K;
 	fam->underpowered = 0;
-	fprintf(out, "sequential: %zu gating rows: %zu slower, %zu not slower, %zu undecided, %zu continue\n",
-	       t.rows, t.slower, t.pass, t.undecided, t.waiting);
+	seq_say(out, "sequential: %zu gating rows: %zu slower, %zu not slower, %zu undecided, "
+		"%zu continue", t.rows, t.slower, t.pass, t.undecided, t.waiting);
 	free(rows);
 }
 

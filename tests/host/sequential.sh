@@ -79,6 +79,10 @@ check "  ... the line under the table names the sequential looks, not Holm" \
 	grep -q 'sequential looks over 3 sampled rows' "$SCRATCH/t"
 check "  ... the plan is stated: noise estimated from the first round" \
 	grep -q '^sequential: noise estimated from the first round (10 a side, 3 gating rows' "$SCRATCH/t"
+RC=0
+"$BS" sequential compare --accel kvm "$SCRATCH/b10" "$SCRATCH/n10" >"$SCRATCH/raw" 2>&1 || RC=$?
+check "  ... every line of it fits 80 columns, as compare's table does" \
+	test "$RC,$(awk 'length > 80' "$SCRATCH/raw" | wc -l)" = 1,0
 
 runs "$SCRATCH/b10q" 21 10 0.2 '0'
 runs "$SCRATCH/n10q" 22 10 0.2 '0'
