@@ -418,7 +418,8 @@ meta_has() {
 # random.  A run without it lists none, as every run made before views.sh
 # recorded it was summarised (bench and perf boot one vCPU).
 summarise() {
-	local dir=$1 configs_key=CONFIGS key base_row sorted
+	local dir=$1 configs_key=CONFIGS key base_row sorted seq
+	local -a seq_words=()
 	[[ -f $dir/meta.json || -f $dir/meta.env ]] ||
 		DIE_STATUS=2 die "$dir has no meta.json: summarise takes the run's settings from it"
 	[[ ! -f $dir/meta.json ]] || jq -e 'type == "object"' "$dir/meta.json" >/dev/null 2>&1 ||
@@ -438,8 +439,13 @@ summarise() {
 		NR == 1 { print "0\t0\t0\t" $0; next }
 		{ printf "%d\t%d\t%d\t%s\n", co[$2] + 0, so[$3] + 0, NR, $0 }
 	' "$dir/runs.csv" | sort -t "$(printf '\t')" -k1,1n -k2,2n -k3,3n | cut -f4- >"$sorted"
+	# a run of the sequential gate (SEQUENTIAL "FIRST MAX") is judged by its rule
+	seq=$(meta_get "$dir" SEQUENTIAL)
+	[[ -z $seq || $seq =~ ^[1-9][0-9]*\ [1-9][0-9]*$ ]] ||
+		DIE_STATUS=2 die "$dir/meta.json: SEQUENTIAL='$seq' is not \"FIRST MAX\""
+	[[ -z $seq ]] || seq_words=(sequential --first "${seq% *}" --max "${seq#* }" --final)
 	# a summary that benchstat refuses leaves the run's old one in place
-	if ! "$(benchstat_bin)" summary --accel "$(meta_get "$dir" ACCEL)" --baseline-config "${base_row% *}" \
+	if ! "$(benchstat_bin)" ${seq_words[@]+"${seq_words[@]}"} summary --accel "$(meta_get "$dir" ACCEL)" --baseline-config "${base_row% *}" \
 		--baseline-state "${base_row#* }" --smp-workloads "$(meta_get "$dir" SMP_WORKLOADS)" \
 		"$sorted" >"$sorted.summary"; then
 		rm -f "$sorted" "$sorted.summary"

@@ -56,7 +56,7 @@ headline_lines() {
 				iops[key] = $c["rel_change_pct"]; iopsv[key] = $c["verdict"]; have[key] = 1
 				if (w == "randread-qd1") { iopsdone[key] = 1; wl[key] = w }
 			}
-			if ($c["gates"] == "yes" && $c["verdict"] !~ /^(same|within-threshold|baseline|faster)$/ &&
+			if ($c["gates"] == "yes" && $c["verdict"] !~ /^(same|within-threshold|not-slower|baseline|faster)$/ &&
 			    $4 != m) {
 				if (!((key, w, $4) in seenbad)) {
 					seenbad[key, w, $4] = 1
@@ -77,7 +77,7 @@ headline_lines() {
 					" (" rnd_pct(iop[key]) ")"
 			if (key in iops && iops[key] != "")
 				t = t (t == "" ? "" : "; ") "IOPS " rnd_pct(iops[key]) \
-					(iopsv[key] ~ /^(same|within-threshold)$/ ? "" : " (" iopsv[key] ")")
+					(iopsv[key] ~ /^(same|within-threshold|not-slower)$/ ? "" : " (" iopsv[key] ")")
 			if ((key in wl) && wl[key] != "randread-qd1" && ((key in io) || (key in iops)))
 				t = t " on " wl[key]
 			return t

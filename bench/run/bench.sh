@@ -13,11 +13,18 @@
 #               for "perf annotate" runs after every measurement.
 #   kvm, tcg    the host's time and state leak into every number, so each
 #               config and state gets its own fresh boot (BOOTS=per-state),
-#               REPEATS times, in a seeded random order.  REPEATS=auto
-#               takes the n at which the matrix's gating rows, judged
-#               together (Holm), can show one row 5% slower in 90% of
-#               comparisons at PLAN_NOISE percent noise (bench/stats
-#               README.md); the log says n and the power at 2% and 5%.
+#               REPEATS times, in a seeded random order.  With REPEATS_MAX
+#               above REPEATS (the default: REPEATS=auto is 10, REPEATS_MAX
+#               30) that is the sequential gate's first round: the rows
+#               still undecided against BASELINE then get more boots, each
+#               with one of the baseline's, round by round, until decided or
+#               REPEATS_MAX or REPEATS_MINUTES is spent (bench/stats
+#               README.md); the log states the plan at PLAN_NOISE before
+#               the boots and at the noise measured after the first round.
+#               Otherwise REPEATS=auto takes the n at which the matrix's
+#               gating rows, judged together (Holm), can show one row 5%
+#               slower in 90% of comparisons at PLAN_NOISE percent noise;
+#               the log says n and the power at 2% and 5%.
 #
 #   bench.sh [-h | --settings | --list | --job ID | --plan-job ID DIR]
 #     --settings  the settings in effect, NAME=VALUE a line
@@ -42,6 +49,7 @@
 #                                      per workload, in guest seconds
 #   ACCEL=auto|kvm|tcg|tcg-icount      SEED=1  RUN_ID=<date>-<accel>
 #   REPEATS=1 (tcg-icount) or auto     boots per config (per-config) or per row
+#   REPEATS_MAX=30 REPEATS_MINUTES=0   kvm/tcg: the sequential gate's budget
 #   PLAN_NOISE=1 THRESHOLD=1           kvm/tcg: the noise (sd, percent) REPEATS
 #                                      plans for, the threshold compare uses
 #   GUEST_JOBS=nproc (tcg-icount) or 1 boots at once (icount numbers do not
@@ -79,6 +87,8 @@ results_init
 . "$BENCH_DIR/collect/fio.sh"
 # shellcheck source=bench/collect/plugin.sh
 . "$BENCH_DIR/collect/plugin.sh"
+# shellcheck source=bench/lib/sequential.sh
+. "$BENCH_DIR/lib/sequential.sh"
 # The settings are the resolved plan's, which the run keeps as plan.env.
 MY_PLAN=$BIB_PLAN
 plan_export "$MY_PLAN"
@@ -249,6 +259,16 @@ plan_repeats() {
 	[[ $noise =~ ^[0-9]+([.][0-9]+)?$ && $thr =~ ^[0-9]+([.][0-9]+)?$ ]] ||
 		die_bad_input "PLAN_NOISE=$noise THRESHOLD=$thr: expected numbers (percent)"
 	rows=$(gating_rows)
+	# the sequential gate's first round (bench/lib/sequential.sh)
+	[[ -n ${REPEATS:-} || ${REPEATS_MAX:-30} -le 10 ]] || REPEATS=10 auto=' (auto)'
+	SEQ_DESIGN=$(seq_design)
+	if [[ -n $SEQ_DESIGN ]]; then
+		plan=$("$(benchstat_bin)" seq-plan --rows "$rows" --noise "$noise" --threshold "$thr" \
+			--first "$REPEATS" --max "$REPEATS_MAX" | sed -n 2p) || die "benchstat seq-plan failed"
+		REPEATS_PLAN=$plan
+		log "bench: REPEATS=$REPEATS$auto under $ACCEL_USED, then up to REPEATS_MAX=$REPEATS_MAX for the rows still undecided (the sequential gate); $noise% noise assumed (PLAN_NOISE): $plan"
+		return
+	fi
 	plan=$("$(benchstat_bin)" plan --rows "$rows" --noise "$noise" --threshold "$thr" \
 		${REPEATS:+--repeats "$REPEATS"}) || die "benchstat plan failed"
 	REPEATS_PLAN=$plan
@@ -339,6 +359,7 @@ start_meta() {
 	local dir=$1 all=$CONFIGS
 	[[ $MODE != job ]] || CONFIGS=${JOB_ID%%.*}
 	write_meta "$dir" "$ACCEL_USED" "$BENCH_COMMAND" "REPEATS=$REPEATS" "REPEATS_PLAN=${REPEATS_PLAN:-}" "SEED=$SEED" \
+		"REPEATS_MAX=${REPEATS_MAX:-}" "SEQUENTIAL=$([[ $MODE == all ]] && echo "${SEQ_DESIGN:-}")" \
 		"FIO_RUNTIME=$FIO_RUNTIME" "FIO_RAMP=$FIO_RAMP" "WORKLOADS=$WORKLOADS" \
 		"SOFTIRQ_WORKLOADS=$SOFTIRQ_WORKLOADS" "BOOTS=$BOOTS" "FIO_IOS=$COUNT_IOS" "PLUGIN=$PLUGIN" \
 		"JOB_FILE=$(basename "$(job_file_path "${JOB_FILE:-default}")")"
@@ -359,6 +380,7 @@ run_boots() {
 		printf '%s#%s %s\n' "$(boot_key "$cfg" "$states")" "$seq" "$(boot_estimate "$cfg" "$states")"
 	done | job_plan_replace bench
 	log "bench: $# of $n boots under $ACCEL_USED into $dir"
+	BOOTS_T0=$(date +%s)
 	prepare_boots "$@"
 	metrics_load "$(benchstat_bin)"
 	for line in "$@"; do
@@ -373,14 +395,10 @@ run_boots() {
 	while (($(jobs -rp | wc -l) > 0)); do
 		reap
 	done
+	BOOTED=("$@")
+	[[ $MODE != all || -z ${SEQ_DESIGN:-} ]] || more_rounds "$dir"
 	job_step_end
-	# Rows in plan order, whichever boot finished first.
-	{
-		printf 'seq,config,state,workload,repeat,status,metric,value\n'
-		for line in "$@"; do
-			cat "$dir/raw/$(printf '%03d' "${line%% *}")"-*.rows
-		done
-	} >"$dir/runs.csv"
+	join_rows "$dir"
 	rm -f "$dir"/raw/*.rows
 	tar -C "$dir" -cJf "$dir/raw.tar.xz" raw
 	rm -rf "$dir/raw"
@@ -397,6 +415,82 @@ run_boots() {
 	# Exit 3 when every failed boot timed out (bench/lib/status.sh).
 	((timed_out < failed)) || DIE_STATUS=$STATUS_TIMEOUT
 	die "$failed of $# boots failed (see $dir/failures.txt); their rows are marked failed"
+}
+
+# join_rows DIR: DIR/runs.csv, the rows of every boot in BOOTED in plan
+# order, whichever boot finished first.
+join_rows() {
+	local line
+	{
+		printf 'seq,config,state,workload,repeat,status,metric,value\n'
+		for line in "${BOOTED[@]}"; do
+			cat "$1/raw/$(printf '%03d' "${line%% *}")"-*.rows
+		done
+	} >"$1/runs.csv"
+}
+
+# more_rounds DIR: the sequential gate's rounds after the first: the
+# rows benchstat sequential leaves undecided against BASELINE get boots,
+# repeat by repeat, each row's after the baseline's, added to plan.txt and
+# BOOTED; DIR/sequential.txt has each look's verdicts.
+more_rounds() {
+	local dir=$1 round=2 start=$BOOTS_T0 seq line cfg state n r top k
+	local -a todo=() words=() add=()
+	local -A last=()
+	mapfile -t words < <(seq_args "$SEQ_DESIGN")
+	while read -r seq cfg r states; do
+		((r <= ${last[$cfg $states]:-0})) || last[$cfg $states]=$r
+	done <"$dir/plan.txt"
+	seq=$(wc -l <"$dir/plan.txt")
+	while :; do
+		join_rows "$dir"
+		rm -f "$dir/next"
+		{
+			printf '=== look after round %d: %d boots, %d s ===\n' $((round - 1)) "${#BOOTED[@]}" $(($(date +%s) - start))
+			# its lines on stderr; the summary itself is made at the end
+			{ "$(benchstat_bin)" "${words[@]}" --next "$dir/next" summary --accel "$ACCEL_USED" \
+				--baseline-config "${BASELINE% *}" --baseline-state "${BASELINE#* }" \
+				"$dir/runs.csv" >/dev/null || true; } 2>&1
+		} >>"$dir/sequential.txt"
+		[[ -f $dir/next ]] || die "benchstat sequential failed (see $dir/sequential.txt)"
+		[[ -s $dir/next ]] || break
+		mapfile -t todo < <(seq_targets "$dir/next")
+		add=() top=0
+		for line in "${todo[@]}"; do
+			read -r cfg state n <<<"$line"
+			((n <= top)) || top=$n
+		done
+		for ((r = 1; r <= top; r++)); do
+			for line in "${todo[@]}"; do
+				read -r cfg state n <<<"$line"
+				((r > ${last[$cfg $state]:-0} && r <= n)) || continue
+				seq=$((seq + 1))
+				add+=("$seq $cfg $r $state")
+				last[$cfg $state]=$r
+			done
+		done
+		if ! seq_round_fits "$start" "${#BOOTED[@]}" "${#add[@]}"; then
+			log "bench: the time budget (REPEATS_MINUTES=$REPEATS_MINUTES) has no room for round $round (${#add[@]} boots): the rows still open end undecided"
+			break
+		fi
+		log "bench: round $round of the sequential gate: ${#add[@]} boots for ${#todo[@]} rows still undecided"
+		printf '%s\n' "${add[@]}" >>"$dir/plan.txt"
+		for line in "${add[@]}"; do
+			read -r k cfg r state <<<"$line"
+			while (($(jobs -rp | wc -l) >= GUEST_JOBS)); do
+				reap
+			done
+			job_step "$(boot_key "$cfg" "$state")#$k" "bench $cfg/$state (round $round, repeat $r)"
+			one_boot "$k" "$cfg" "$r" "$state" "$dir" &
+		done
+		while (($(jobs -rp | wc -l) > 0)); do
+			reap
+		done
+		BOOTED+=("${add[@]}")
+		round=$((round + 1))
+	done
+	rm -f "$dir/next"
+	meta_set "$dir" BOOTS_DONE "${#BOOTED[@]}"
 }
 
 # prepare_boots PLAN_LINE...: what boots would otherwise make at once

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Series against series (or tree against tree): build CONFIGS from each
-# side, measure the same reduced matrix on each under tcg-icount, and gate
-# on bench/stats/compare.sh's regression table.
+# side, measure the same reduced matrix on each, and gate on
+# bench/stats/compare.sh's regression table.  Under tcg-icount (the
+# default) one boot a side decides; under kvm or tcg (ACCEL=kvm|tcg) each
+# row gets REPEATS boots a side (auto: 10), BASE and NEW interleaved, and
+# the rows the sequential gate leaves undecided get more, round by round,
+# until each is decided or REPEATS_MAX or REPEATS_MINUTES is spent
+# (bench/stats/README.md, "The sequential gate").
 #
 #   compare-series.sh [-h]
 # Settings (environment):
@@ -14,19 +19,25 @@
 #                            no rule on the target disk, one rule and many
 #                            on it, each visited by every I/O)
 #   WORKLOADS=randread-qd1
-#   FIO_RUNTIME=1 FIO_RAMP=200ms FIO_IOS=20000 HOT_FUNCS THRESHOLD=1 EXACT_TOLERANCE=0
-#   RESULTS_ROOT=results  RUN_ID=<date>-compare-series
-# Output: RESULTS_ROOT/RUN_ID/{base,new}/, a run of bench.sh each, and the
-# table on stdout; then the static answer of each config, BASE's objects
-# against NEW's (perf-scripts/static.sh: static/CONFIG.txt, static.csv),
-# beside the change per call counted in key-off.  Exit status, only ever
-# 0, 1 or 2: 0 no regression, 1 a primary metric worse than THRESHOLD
-# percent (an instruction count per call: more than EXACT_TOLERANCE
-# instructions), an idle path that the static answer shows slower (more
-# than EXACT_TOLERANCE instructions, or a jump-label site TAKEN while its
-# key is off: the counts see a taken jump and a NOP alike), or a side
-# that could not be measured or answered (the last line says which), 2
-# broken input or no verdict.  `make
+#   FIO_RUNTIME FIO_RAMP (auto: 1 and 200ms under tcg-icount, else 2 and
+#   500ms) FIO_IOS=20000 HOT_FUNCS THRESHOLD=1 EXACT_TOLERANCE=0
+#   ACCEL=tcg-icount|tcg|kvm|auto  REPEATS=auto  REPEATS_MAX=30
+#   REPEATS_MINUTES=0 (no limit)  RESULTS_ROOT=results
+#   RUN_ID=<date>-compare-series
+# Output: RESULTS_ROOT/RUN_ID/{base,new}/, a run of bench.sh each (under
+# kvm and tcg: runs.csv and meta.json joined from the pieces of
+# "bench.sh --job", one a boot, kept in pieces/), and the table on
+# stdout; under kvm and tcg also sequential.txt, each look's table; then
+# the static answer of each config, BASE's objects against NEW's
+# (perf-scripts/static.sh: static/CONFIG.txt, static.csv), beside the
+# change per call counted in key-off.  Exit status, only ever 0, 1 or 2:
+# 0 no regression, 1 a primary metric worse than THRESHOLD percent (an
+# instruction count per call: more than EXACT_TOLERANCE instructions), an
+# idle path that the static answer shows slower (more than EXACT_TOLERANCE
+# instructions, or a jump-label site TAKEN while its key is off: the
+# counts see a taken jump and a NOP alike), or a side that could not be
+# measured or answered (the last line says which), 2 broken input or no
+# verdict.  `make
 # compare-series` runs this, but make reports any failure as 2: gate on
 # this script.
 set -eEuo pipefail
@@ -45,9 +56,8 @@ fi
 no_arguments "$0" "$@"
 
 export CONFIGS=${CONFIGS:-on} STATES=${STATES:-key-off key-on-other rules-1 rules-1000}
-export WORKLOADS=${WORKLOADS:-randread-qd1} FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms}
-export FIO_IOS=${FIO_IOS:-20000} SOFTIRQ_WORKLOADS='' REPEATS=1 BOOTS=per-config
-export ACCEL=tcg-icount PERF_RECORD=0 PLUGIN=1
+export WORKLOADS=${WORKLOADS:-randread-qd1} FIO_IOS=${FIO_IOS:-20000} SOFTIRQ_WORKLOADS=''
+export ACCEL=${ACCEL:-tcg-icount} PERF_RECORD=0 PLUGIN=1
 # shellcheck disable=SC2086 # a list of words
 BASELINE=${BASELINE:-${CONFIGS%% *} ${STATES%% *}}
 export BASELINE
@@ -65,6 +75,16 @@ side() {
 	env -u KSRC -u SERIES "${src[@]}" RESULTS_ROOT="$OUT" RUN_ID="$name" "$BENCH_DIR/run/bench.sh" >/dev/null
 }
 
+# build NAME KSRC SERIES: CONFIGS of one side (an empty KSRC or SERIES is
+# the default, as in side)
+build() {
+	local -a src=()
+	[[ -z $2 ]] || src+=("KSRC=$2")
+	[[ -z $3 ]] || src+=("SERIES=$3")
+	# shellcheck disable=SC2086 # a list of words
+	env -u KSRC -u SERIES "${src[@]}" "$BENCH_DIR/kernel/build.sh" build $CONFIGS >&2
+}
+
 main() {
 	local base_ksrc=${BASE_KSRC:-${KSRC:-}} new_ksrc=${NEW_KSRC:-${KSRC:-}}
 	local base_series=${BASE_SERIES:-${SERIES:-}} new_series=${NEW_SERIES:-${SERIES:-}} status=0 static=0 s
@@ -76,16 +96,35 @@ main() {
 	OUT=$(results_root)/$RUN_ID
 	[[ ! -e $OUT ]] || die_bad_input "$OUT exists already"
 	mkdir -p "$OUT"
-	log "compare-series: base KSRC=${base_ksrc:-default} SERIES=${base_series:-patches}"
-	side base "$base_ksrc" "$base_series" || die "measuring the base failed: not measured (see $OUT/base)"
-	log "compare-series: new KSRC=${new_ksrc:-default} SERIES=${new_series:-patches}"
-	side new "$new_ksrc" "$new_series" || die "measuring the new side failed: not measured (see $OUT/new)"
+	if [[ $ACCEL == auto ]]; then
+		build base "$base_ksrc" "$base_series"
+		ACCEL=$(env -u KSRC -u SERIES ${base_ksrc:+KSRC=$base_ksrc} ${base_series:+SERIES=$base_series} \
+			"$BENCH_DIR/vm/run-guest" -A -c "${CONFIGS%% *}" -a auto)
+		log "compare-series: ACCEL=auto: $ACCEL"
+	fi
+	if [[ $ACCEL == tcg-icount ]]; then
+		export REPEATS=${REPEATS:-1} BOOTS=${BOOTS:-per-config}
+		export FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms}
+		log "compare-series: base KSRC=${base_ksrc:-default} SERIES=${base_series:-patches}"
+		side base "$base_ksrc" "$base_series" || die "measuring the base failed: not measured (see $OUT/base)"
+		log "compare-series: new KSRC=${new_ksrc:-default} SERIES=${new_series:-patches}"
+		side new "$new_ksrc" "$new_series" || die "measuring the new side failed: not measured (see $OUT/new)"
+	else
+		log "compare-series: base KSRC=${base_ksrc:-default} SERIES=${base_series:-patches}"
+		build base "$base_ksrc" "$base_series"
+		log "compare-series: new KSRC=${new_ksrc:-default} SERIES=${new_series:-patches}"
+		build new "$new_ksrc" "$new_series"
+		# shellcheck source=bench/lib/sequential.sh
+		. "$BENCH_DIR/lib/sequential.sh"
+		declare -gA SIDE_SRC=([base]="$base_ksrc|$base_series" [new]="$new_ksrc|$new_series")
+		series_rounds "$OUT"
+	fi
 	"$BENCH_DIR/stats/compare.sh" "$OUT/base" "$OUT/new" || status=$?
 	static_answers || static=$?
 	# broken input first, then a regression of the counts or of the code
 	((status == 2 || static == 0)) || status=1
 	printf 'compare-series: %s (exit %d)\n' \
-		"$(case $status in 0) echo no regression ;; 1) echo REGRESSION ;; *) echo broken input ;; esac)" "$status"
+		"$(case $status in 0) echo no regression ;; 1) echo REGRESSION ;; *) echo no verdict or broken input ;; esac)" "$status"
 	exit "$status"
 }
 

@@ -1388,6 +1388,13 @@ static void usage(FILE *f)
 	      "       benchstat rank-sum PAIRS.TSV\n"
 	      "       benchstat simulate [--seed N] [--reps N] [--noise PCT] [--threshold PCT] [--rows K]\n"
 	      "       benchstat plan --rows K [--noise PCT] [--threshold PCT] [--repeats N] [--seed N] [--reps N]\n"
+	      "       benchstat sequential [SEQ] compare|summary [their options and files]\n"
+	      "       benchstat seq-plan --rows K --noise 'PCT...' [SEQ] [--threshold PCT] [--seed N]\n"
+	      "       benchstat seq-simulate [SEQ] [--rows K] [--noise 'PCT...'] [--threshold PCT]\n"
+	      "                              [--reps N] [--seed N]\n"
+	      "SEQ: [--first N] [--max N] [--looks N] [--alpha P] [--beta P] [--spending pocock|power2|power3|obf]\n"
+	      "     [--plan-reps N] [--next FILE] [--final] (sequential.c; defaults 10 30 5 0.01\n"
+	      "     0.001 power3 20000)\n"
 	      "ACCEL: kvm, tcg or tcg-icount.  Defaults: off/off, threshold 1 (percent), exact\n"
 	      "tolerance 0 (instructions per call: an exact count is judged by the instruction),\n"
 	      "seed 1, reps 2000 (plan: 1000), noise 1, rows 1.  compare exits 0 (no\n"
@@ -1517,6 +1524,12 @@ static void parse_opts(int argc, char **argv, const char *allowed, int nfiles, o
 	if (strchr(allowed, 'a') && (!o->base_accel || !o->new_accel))
 		usage_error("the accelerator is needed (--accel, or --base-accel and --new-accel)");
 }
+
+/* the sequential gate (sequential.c, included at the end) */
+static void seq_compare_hook(judge_t *js, group_t **bg, group_t *ng, size_t n, const opts_t *o,
+			     family_t *fam);
+static void seq_summary_hook(judge_t *js, const dataset_t *d, const opts_t *o, family_t *fam);
+static int seq_on;           /* benchstat sequential: set by cmd_sequential() */
 
 /* ------------------------------------------------------------------ */
 /* summary                                                             */
@@ -1656,7 +1669,11 @@ static int cmd_summary(int argc, char **argv)
 	if (!any_base)
 		die("the baseline %s/%s is not a row of %s (its configs: %s): every row would be "
 		    "\"no-baseline\"", o.base_config, o.base_state, d.path, configs_of(&d));
-	decide_all(js, ms, ns, d.n, o.threshold);
+	{
+		family_t fam = decide_all(js, ms, ns, d.n, o.threshold);
+
+		seq_summary_hook(js, &d, &o, &fam);
+	}
 	puts(SUMMARY_HEADER);
 	for (size_t i = 0; i < d.n; i++)
 		put_row(stdout, &d.g[i], &js[i]);
@@ -1805,6 +1822,7 @@ static int cmd_compare(int argc, char **argv)
 			judge(&js[i], bg[i], g, js[i].cls, o.threshold);
 	}
 	fam = decide_all(js, ms, ns, new.n, o.threshold);
+	seq_compare_hook(js, bg, new.g, new.n, &o, &fam);
 	put_record("config/state/workload/metric", "n base+new: median base -> new: verdict: change");
 	for (size_t i = 0; i < new.n; i++) {
 		group_t *g = &new.g[i], *b = bg[i];
@@ -1855,9 +1873,10 @@ static int cmd_compare(int argc, char **argv)
 		char line[512];
 
 		snprintf(line, sizeof(line), "%zu compared, %zu regressions, %zu only in one file; gating: "
-			 "primary metrics (%zu deterministic rows; Holm over %zu sampled rows), "
+			 "primary metrics (%zu deterministic rows; %s over %zu sampled rows), "
 			 "threshold %g%%, instruction counts by the instruction (EXACT_TOLERANCE=%ld)",
-			 matched, regressions, only, deterministic, fam.gating, o.threshold,
+			 matched, regressions, only, deterministic,
+			 seq_on ? "sequential looks" : "Holm", fam.gating, o.threshold,
 			 exact_tolerance);
 		put_wrapped(line, "", INDENT);
 	}
@@ -2175,6 +2194,8 @@ static int cmd_plan(int argc, char **argv)
 	return 0;
 }
 
+#include "sequential.c"
+
 int main(int argc, char **argv)
 {
 	gsl_set_error_handler(gsl_die);
@@ -2192,10 +2213,17 @@ int main(int argc, char **argv)
 		return cmd_simulate(argc, argv);
 	if (!strcmp(argv[1], "plan"))
 		return cmd_plan(argc, argv);
+	if (!strcmp(argv[1], "sequential"))
+		return cmd_sequential(argc, argv);
+	if (!strcmp(argv[1], "seq-plan"))
+		return cmd_seq_plan(argc, argv);
+	if (!strcmp(argv[1], "seq-simulate"))
+		return cmd_seq_simulate(argc, argv);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return 0;
 	}
-	usage_error("unknown subcommand \"%s\" (summary, compare, metrics, rank-sum, simulate, plan)",
+	usage_error("unknown subcommand \"%s\" (summary, compare, metrics, rank-sum, simulate, plan, "
+		    "sequential, seq-plan, seq-simulate)",
 		    argv[1]);
 }

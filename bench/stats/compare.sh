@@ -24,6 +24,10 @@
 #      significance after Holm's correction ("underpowered: K gating rows
 #      need n >= N per side"), or whose interval reaches beyond THRESHOLD
 #      ("unclear").
+# Two runs made by the sequential gate (meta.json SEQUENTIAL, "FIRST MAX":
+# compare-series under kvm or tcg) are judged by its rule, look by look
+# (benchstat sequential); runs of different designs, or one sequential and
+# one not, are exit 2.
 # Under kvm/tcg, a side whose run has both off and off-layout prints after
 # the table the layout noise floor it measured (bench/lib/results.sh
 # layout_floors): a change smaller than it may be a layout accident.
@@ -61,7 +65,8 @@ check_meta() {
 
 main() {
 	[[ $# -eq 2 ]] || broken "usage: compare.sh BASE_DIR NEW_DIR"
-	local base=$1 new=$2 d bin base_accel new_accel smp status
+	local base=$1 new=$2 d bin base_accel new_accel smp words status
+	local -a seq=()
 	for d in "$base" "$new"; do
 		[[ -r $d/runs.csv ]] || broken "$d/runs.csv missing or unreadable"
 		check_meta "$d"
@@ -77,8 +82,11 @@ main() {
 		"$base" "$base_accel" "$(meta_get "$base" GIT_COMMIT)" \
 		"$new" "$new_accel" "$(meta_get "$new" GIT_COMMIT)"
 	bin=$(benchstat_bin) || broken "cannot build benchstat"
-	"$bin" compare --threshold "${THRESHOLD:-1}" --exact-tolerance "${EXACT_TOLERANCE:-0}" \
-		--base-accel "$base_accel" \
+	# a command substitution, not <(...): a refusal there must stop the script
+	words=$(sequential_words "$base" "$new")
+	[[ -z $words ]] || mapfile -t seq <<<"$words"
+	"$bin" ${seq[@]+"${seq[@]}"} compare --threshold "${THRESHOLD:-1}" \
+		--exact-tolerance "${EXACT_TOLERANCE:-0}" --base-accel "$base_accel" \
 		--new-accel "$new_accel" --smp-workloads "$smp" \
 		"$base/runs.csv" "$new/runs.csv" || status=$?
 	print_floors "$base" "$base_accel"
@@ -118,6 +126,20 @@ smp_agreed() {
 # run_workloads_of DIR: the workloads of DIR's runs.csv, sorted, one a line
 run_workloads_of() {
 	awk -F, 'NR > 1 && NF >= 4 { print $4 }' "$1/runs.csv" | LC_ALL=C sort -u
+}
+
+# sequential_words BASE NEW: benchstat's words for the sequential rule,
+# one a line, when both runs were made by the same design; nothing when
+# neither was.  The values are checked, never run.
+sequential_words() {
+	local a b
+	a=$(meta_get "$1" SEQUENTIAL)
+	b=$(meta_get "$2" SEQUENTIAL)
+	[[ -n $a || -n $b ]] || return 0
+	[[ $a == "$b" ]] ||
+		broken "the runs were not made by one sequential design (SEQUENTIAL is '$a' in $1, '$b' in $2)"
+	[[ $a =~ ^[1-9][0-9]*\ [1-9][0-9]*$ ]] || broken "$1/meta.json: SEQUENTIAL='$a' is not \"FIRST MAX\""
+	printf '%s\n' sequential --first "${a% *}" --max "${a#* }" --final
 }
 
 # print_floors DIR ACCEL: the layout noise floor DIR measured, under kvm/tcg

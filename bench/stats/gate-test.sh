@@ -183,14 +183,22 @@ check "tcg: the floor is printed" grep -Eq '^  w iops \+(4\.9|5\.0)[0-9]*%$' "$t
 gate "$tmp/layout-tcg-icount" "$tmp/layout-tcg-icount-copy" 0 "icount layout run again"
 if grep -q 'layout noise floor' "$tmp/out"; then fail "icount: no floor printed"; else pass "icount: no floor printed"; fi
 
-# REPEATS=auto under kvm/tcg: n so that the default matrix is powered,
-# the log saying n and the power at 2% and 5% (bench.sh --list boots nothing)
+# REPEATS=auto under kvm/tcg: the sequential gate's first round of 10,
+# the log stating its plan for REPEATS_MAX=30 at PLAN_NOISE; without room
+# for more rounds (REPEATS_MAX <= REPEATS), n so that the default matrix
+# is powered, the log saying n and the power at 2% and 5% (bench.sh
+# --list boots nothing)
 list_rc=0
 ACCEL=kvm "$repo/bench/run/bench.sh" --list >"$tmp/list" 2>"$tmp/list.err" || list_rc=$?
-check "REPEATS=auto under kvm: 22 rows x 7 boots" test "$list_rc,$(wc -l <"$tmp/list")" = 0,154
+check "REPEATS=auto under kvm: 22 rows x 10 boots, the sequential gate's first round" \
+	test "$list_rc,$(wc -l <"$tmp/list")" = 0,220
+check "  ... the log states the plan: 70 gating rows, the slowdown caught in 99%, how often unchanged passes" \
+	grep -Eq 'REPEATS=10 \(auto\) under kvm, then up to REPEATS_MAX=30 .*70 gating rows, threshold 1%, noise CV 1.00%: catches a slowdown of 1\.[0-9]+% or more in 99% of runs; an unchanged series passes in (9[0-9]|100)%' "$tmp/list.err"
+ACCEL=kvm REPEATS_MAX=7 "$repo/bench/run/bench.sh" --list >"$tmp/list" 2>"$tmp/list.err" || list_rc=$?
+check "REPEATS=auto, REPEATS_MAX=7 under kvm: 22 rows x 7 boots" test "$list_rc,$(wc -l <"$tmp/list")" = 0,154
 check "  ... the log says n=7 for the 70 gating rows and the power at 2% and 5%" \
 	grep -Eq 'REPEATS=7 \(auto\) under kvm: 70 gating rows .* 2% slower is found with probability 0\.[0-9]+, 5% slower (0\.9[0-9]|1\.00)' "$tmp/list.err"
-ACCEL=tcg REPEATS=5 "$repo/bench/run/bench.sh" --list >"$tmp/list" 2>"$tmp/list.err" || list_rc=$?
+ACCEL=tcg REPEATS=5 REPEATS_MAX=5 "$repo/bench/run/bench.sh" --list >"$tmp/list" 2>"$tmp/list.err" || list_rc=$?
 check "REPEATS=5 under tcg: 48 gating rows, the log says UNDERPOWERED and n >= 7" \
 	grep -q 'REPEATS=5 under tcg: 48 gating rows .*UNDERPOWERED: no row can be shown slower at n=5 (n >= 7 needed)' "$tmp/list.err"
 

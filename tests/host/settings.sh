@@ -143,7 +143,9 @@ BAD=$(
 2|THRESHOLD='50' (make's command line): out of range: want a percentage above 0 and below 50|$M compare THRESHOLD=50 BASE=results/20261205-061154-tcg-icount NEW=results/20261205-075900-tcg-icount
 2|EXACT_TOLERANCE='-1' (make's command line): negative: want a whole number from 0 to 1000000|$M compare-series EXACT_TOLERANCE=-1
 2|EXACT_TOLERANCE='one' (the environment): not a whole number|EXACT_TOLERANCE=one $M compare-series
-2|ACCEL='kvm' (make's command line): compare-series always runs with ACCEL='tcg-icount'|$M compare-series ACCEL=kvm
+2|PERF_RECORD='1' (make's command line): compare-series always runs with PERF_RECORD='0'|$M compare-series PERF_RECORD=1
+2|REPEATS_MAX='0' (make's command line): out of range|$M compare-series REPEATS_MAX=0
+2|REPEATS_MINUTES='-5' (the environment)|REPEATS_MINUTES=-5 $M bench
 2|CONFIGS='on' (make's command line): peers always runs with CONFIGS='peers'|$M peers CONFIGS=on
 2|JOB_FILE='default' (make's command line): quick always runs with JOB_FILE='quick'|$M quick JOB_FILE=default
 2|NEW_SERIES='/etc' (make's command line): no series file|$M compare-series NEW_SERIES=/etc
