@@ -155,6 +155,7 @@ DIRECT=$(
 2|STATE (the environment) is not a setting of bench: did you mean STATES?|STATE=key-off|bench/run/bench.sh|bench
 2|CC='clang' (the environment): kernels are built with gcc through ccache|CC=clang|bench/run/bench.sh|bench
 2|BASELINE='off off' (bench/plan/jobs/default.job:12): not a row of the matrix|CONFIGS=on|bench/run/bench.sh|bench
+2|set BASELINE to one of its rows, CONFIG STATE: 'on key-off', 'on key-on-other', 'on rules-1'|CONFIGS=on|bench/run/bench.sh|bench
 2|'bogus' is not a config (valid: |CONFIGS='on bogus'|bench/run/perf.sh|perf
 2|PERF_REPEATS is empty (the environment): want a whole number from 1 to 100|PERF_REPEATS=|bench/run/perf.sh|perf
 2|PERF_REPEATS='0' (the environment): out of range: want a whole number from 1 to 100|PERF_REPEATS=0|bench/run/perf.sh|perf

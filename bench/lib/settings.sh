@@ -765,7 +765,7 @@ st_baseline() {
 		ST_FROM[BASELINE]="the first row"
 	fi
 	grep -qxF -- "${ST_VAL[BASELINE]}" <<<"$rows" ||
-		st_bad BASELINE "not a row of $2: set BASELINE to one of its rows: $(tr ' \n' '/ ' <<<"$rows" | sed 's/ $//')"
+		st_bad BASELINE "not a row of $2: set BASELINE to one of its rows, CONFIG STATE: $(awk -v q="'" '{ printf "%s%s%s%s", (NR > 1 ? ", " : ""), q, $0, q }' <<<"$rows")"
 }
 
 st_cross_views() {
