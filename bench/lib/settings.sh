@@ -668,10 +668,11 @@ st_check_ksrc() {
 	ST_OUT=$v
 }
 
-# st_check_series: none, or a directory whose series file lists at least
-# one patch, each once, each there.
+# st_check_series: none, or a directory whose series file (LF line ends,
+# as quilt and build.sh read it) lists at least one patch, each once, each
+# there and each a diff.
 st_check_series() {
-	local n=$1 v p
+	local n=$1 v p cr
 	local -A seen=()
 	local -a listed=()
 	[[ $2 != none ]] || return 0
@@ -681,14 +682,30 @@ st_check_series() {
 		st_bad "$n" "no series file: give a directory with a 'series' file listing its patches in order (like patches/), or none for a tree that already has the change"
 		return
 	fi
+	cr=$(grep -n -m1 $'\r' "$v/series" | cut -d: -f1 || true)
+	if [[ -n $cr ]]; then
+		st_bad "$n" "its series file has CRLF line ends (a carriage return, \\r, on line $cr): the series file is read a line per LF; convert it with sed -i 's/\\r\$//' $v/series"
+		return
+	fi
 	mapfile -t listed < <(sed -e 's/#.*//' -e 's/[[:space:]].*//' "$v/series" | grep -v '^$')
 	((${#listed[@]} > 0)) || st_bad "$n" "its series file lists no patches"
 	for p in "${listed[@]}"; do
 		[[ -z ${seen[$p]:-} ]] || st_bad "$n" "its series file lists $p twice"
 		seen[$p]=1
-		[[ -f $v/$p ]] || st_bad "$n" "$p is listed in its series file but missing"
+		if [[ ! -f $v/$p ]]; then
+			st_bad "$n" "$p is listed in its series file but missing"
+		elif ! st_is_diff "$v/$p"; then
+			st_bad "$n" "$p is not a patch: no diff in it (want a unified diff, as git format-patch writes)"
+		fi
 	done
 	ST_OUT=$(cd "$v" && pwd -P)
+}
+
+# st_is_diff FILE: FILE holds a diff: a git header, or a unified diff's
+# "+++" line with a hunk after it.
+st_is_diff() {
+	awk '/^diff --git / { ok = 1; exit } /^\+\+\+ / { plus = 1 } plus && /^@@ -[0-9]/ { ok = 1; exit }
+		END { exit !ok }' "$1"
 }
 
 # st_check_baseline: "CONFIG STATE"; whether it is a row is checked with

@@ -32,7 +32,8 @@ OUT=$S/plan/plan
 COMMITTED=results/20261203-210359-tcg-icount
 
 fixtures() {
-	mkdir -p "$S/plan" "$S/home" "$S/empty-series" "$S/dup-series" "$S/missing-series" "$S/made" "$S/fake"
+	mkdir -p "$S/plan" "$S/home" "$S/empty-series" "$S/dup-series" "$S/missing-series" "$S/made" "$S/fake" \
+		"$S/notdiff-series" "$S/crlf-series"
 	local tool
 	for tool in tar xz apt-get qemu-system-x86_64; do
 		printf '#!/bin/sh\necho "%s $*" >>"$FAKE_LOG"\nexit 1\n' "$tool" >"$S/fake/$tool"
@@ -44,7 +45,11 @@ fixtures() {
 	printf 'CONFIGS =\n' >"$S/empty.job"
 	printf 'CONFIGS = on\nSTATES = key-off rules-1\nBASELINE = on key-off\n' >"$S/mine.job"
 	printf '# nothing\n' >"$S/empty-series/series"
-	: >"$S/dup-series/0001-a.patch"
+	printf -- '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n' >"$S/dup-series/0001-a.patch"
+	printf 'Subject: notes, not a diff\n\nNothing to apply.\n' >"$S/notdiff-series/0001-notes.patch"
+	printf '0001-notes.patch\n' >"$S/notdiff-series/series"
+	cp "$S/dup-series/0001-a.patch" "$S/crlf-series/"
+	printf '0001-a.patch\r\n' >"$S/crlf-series/series"
 	printf '0001-a.patch\n0001-a.patch\n' >"$S/dup-series/series"
 	printf '0001-gone.patch\n' >"$S/missing-series/series"
 	cp -r "$REPO/$COMMITTED" "$S/made/run"
@@ -147,6 +152,9 @@ BAD=$(
 2|its series file lists no patches|$M per-patch SERIES=$S/empty-series
 2|its series file lists 0001-a.patch twice|$M per-patch SERIES=$S/dup-series
 2|0001-gone.patch is listed in its series file but missing|$M per-patch SERIES=$S/missing-series
+2|SERIES='__S__/notdiff-series' (make's command line): 0001-notes.patch is not a patch: no diff in it|$M per-patch SERIES=$S/notdiff-series
+2|SERIES='__S__/crlf-series' (make's command line): its series file has CRLF line ends (a carriage return, \r, on line 1)|$M kernels CONFIGS=on SERIES=$S/crlf-series
+2|NEW_SERIES='__S__/notdiff-series' (make's command line): 0001-notes.patch is not a patch|$M compare-series NEW_SERIES=$S/notdiff-series
 2|SERIES='none' (make's command line): per-patch needs a series|$M per-patch SERIES=none
 2|has no BLK_ERROR_INJECTION, which config(s) on need|$M kernels SERIES=none CONFIGS=on
 2|KSRC='/etc' (make's command line): not a kernel source|$M kernels KSRC=/etc
