@@ -107,6 +107,8 @@ ROWS=$(
 2|usage: build.sh defines TREE CONFIG_SYMBOL|bench/kernel/build.sh defines main
 0|per-patch.sh [-h]|bench/run/per-patch.sh -h
 2|unknown argument 'bogus'|bench/run/per-patch.sh bogus
+2|usage: per-patch.sh report DIR (a per-patch run made on this machine|bench/run/per-patch.sh report
+2|RESULTS='results/20261204-210738-per-patch' (the command line): a committed run, which make never writes into|bench/run/per-patch.sh report results/20261204-210738-per-patch && git diff --quiet -- results
 2|SERIES='none' (the environment): per-patch needs a series|SERIES=none bench/run/per-patch.sh
 0|compare-series.sh [-h]|bench/run/compare-series.sh -h
 2|unknown argument 'bogus'|bench/run/compare-series.sh bogus

@@ -16,15 +16,23 @@
 # Output: RESULTS_ROOT/RUN_ID/ with runs.csv and summary.csv (configs p0
 # (pristine), p1..pN (prefixes), off), prefixes.txt (what each pN is),
 # per-patch.csv, report.md and report.txt (the tables); printed on stdout.
-#   per-patch.sh report DIR   the summary and tables again from DIR's runs.csv
+#   per-patch.sh report DIR   the summary and tables again from DIR's runs.csv,
+#                             into DIR: a run made on this machine (a
+#                             committed run is refused: copy it first)
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 # The resolver checks the settings of a build (SERIES=none, a series file
-# that lists no patches, ...); "report" only reads DIR.
+# that lists no patches, ...); "report" checks DIR as make report checks
+# RESULTS: a run, made on this machine, never a committed one.
 if [[ ${1:-} == report ]]; then
-	lib_start "$0" "$@"
+	help_answer "$0" "${@:2}"
+	[[ $# == 2 && -n $2 && $2 != -* ]] ||
+		die_bad_input "usage: per-patch.sh report DIR (a per-patch run made on this machine, e.g. results/<date>-per-patch)"
+	# the report names the command that made its tables again: this one
+	bench_command "$@"
+	driver_start report RESULTS="$2" -- "$0" "$@"
 else
 	driver_start per-patch -- "$0" "$@"
 	no_arguments "$0" "$@"
@@ -161,7 +169,7 @@ tables() {
 # "off" renamed, absent.txt made from the rows' meta.json).
 cmd_report() {
 	local tmp m
-	OUT=${1:?usage: per-patch.sh report DIR}
+	OUT=$1
 	[[ -f $OUT/runs.csv && -f $OUT/prefixes.txt && -f $OUT/meta.json ]] || die_bad_input "$OUT is not a per-patch run"
 	sed -i 's/^\([^,]*,[^,]*\),off,/\1,key-off,/' "$OUT/runs.csv"
 	if [[ ! -f $OUT/absent.txt ]]; then
