@@ -142,9 +142,9 @@ main() {
 		static_into "$OUT" off pristine off
 	labels+=(off)
 	jq -s 'add' "$OUT"/rows/*/build.json >"$OUT/builds.json"
-	jq --arg c "${labels[*]}" --arg cmd "$BENCH_COMMAND" --slurpfile b "$OUT/builds.json" \
+	jq --arg c "${labels[*]}" --arg cmd "$BENCH_COMMAND" --arg id "$RUN_ID" --slurpfile b "$OUT/builds.json" \
 		'.CONFIGS = $c | .STATES = "key-off key-on-other" | .BASELINE = "p0 key-off"
-		 | .COMMAND = $cmd | .BUILDS = $b[0]' "$OUT/rows/p$n/meta.json" >"$OUT/meta.json"
+		 | .COMMAND = $cmd | .BUILDS = $b[0] | .RUN_ID = $id' "$OUT/rows/p$n/meta.json" >"$OUT/meta.json"
 	meta_set "$OUT" WALL_SECONDS "$(($(date +%s) - t0))"
 	meta_set "$OUT" LOAD_START "$load0"
 	meta_set "$OUT" LOAD_END "$(load_average)"
