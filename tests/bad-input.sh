@@ -9,6 +9,9 @@
 #   tests/bad-input.sh        prints a line per row; exit 1 if any failed
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 REPO_DIR=$(cd "$(dirname "$0")/.." && pwd)
 REAL_CACHE=${CACHE:-$REPO_DIR/.cache}

@@ -10,6 +10,9 @@
 #   tests/doc-check.sh [REPO_DIR]   prints each problem; exit 1 if any
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 REPO_DIR=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 README_MAX_LINES=250

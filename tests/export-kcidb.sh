@@ -10,6 +10,9 @@
 #   tests/export-kcidb.sh [RESULTS_DIR]      exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/assert.sh

@@ -14,6 +14,9 @@
 #   tests/lava-results.sh      host only (no boot); exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/assert.sh

@@ -8,6 +8,9 @@
 #   tests/model-tables.sh [RST]   (default: the rst built from patches/)
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 REPO_DIR=$(cd "$(dirname "$0")/.." && pwd)
 RST_PATH=Documentation/block/error-injection.rst

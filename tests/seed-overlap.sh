@@ -14,6 +14,9 @@
 #         runs never fail the check)
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 REPO_DIR=$(cd "$(dirname "$0")/.." && pwd)
 NGRAM=12

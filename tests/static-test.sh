@@ -10,8 +10,13 @@
 #    block/blk-core.o of off, on and on with series-likely-gate: each
 #    output is compared with its expected .out (a difference is kept as
 #    .out.bad), and the verdicts a reviewer reads are checked by name.
+#
+#   bash tests/static-test.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 fx=$repo/tests/fixtures/static

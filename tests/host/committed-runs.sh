@@ -4,8 +4,13 @@
 # newest committed one, and given a committed run they refuse it before any
 # work (bench/lib/settings.sh).  Checked with a scratch CACHE; the repository's results/
 # must be unchanged at the end.
+#
+#   tests/host/committed-runs.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"

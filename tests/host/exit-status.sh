@@ -10,6 +10,9 @@
 #   tests/host/exit-status.sh     a line per check; exit 1 if any failed
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 REAL_CACHE=${CACHE:-$REPO_DIR/.cache}

@@ -19,6 +19,9 @@
 DESCRIPTION="the settings resolver: bad input exits 2 before any work; the plan"
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 REPO=$(cd "$TESTS_DIR/.." && pwd)

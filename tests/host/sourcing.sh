@@ -6,8 +6,13 @@
 # and no other file, and leaves the checkout as it was.  The work a script
 # needs (the cache made, the variant resolved, the job file read) is in
 # functions it calls: lib_init, results_init.
+#
+#   tests/host/sourcing.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"

@@ -14,6 +14,9 @@
 #   tests/host/summaries.sh
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 SCRATCH=$(mktemp -d)

@@ -4,8 +4,13 @@
 # test cannot go undocumented; no test skips from inside any more (exit 77:
 # requires() says what it needs).  Also, on a copy: the check fails for a
 # test added without its row, and for one without a DESCRIPTION.
+#
+#   tests/host/tests-table.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
