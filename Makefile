@@ -93,7 +93,7 @@ help:
 	@echo "  BASELINE='off off'   the row every other is compared with"
 	@echo "  RESULTS_ROOT=results   where bench.sh makes RUN_ID;  RESULTS_DIR   perf/peers: add to a run"
 	@echo "  TEST_TIMEOUT=1800   per test boot;  JOBS=nproc   kernel builds"
-	@echo "  QEMU KVM_PROBE_TIMEOUT=20 QEMU_EXTRA_ARGS   the runner (bench/vm/run-guest -h)"
+	@echo "  QEMU KVM_PROBE_TIMEOUT=5 QEMU_EXTRA_ARGS   the runner (bench/vm/run-guest -h)"
 
 # CC, LLVM, O, ARCH: refused before any work unless they say what the
 # kernels are built with anyway (bench/kernel/build.sh check-vars).

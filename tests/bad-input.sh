@@ -50,6 +50,8 @@ ROWS=$(
 2|'bogus' is not a config (valid: |CONFIGS='on bogus' bench/run/bench.sh
 2|'bogus' is not a workload (valid: count-randread-qd1 |WORKLOADS=bogus bench/run/bench.sh
 2|ACCEL='bogus' (the environment): unknown value (valid: auto kvm tcg tcg-icount)|ACCEL=bogus bench/run/bench.sh
+4|ACCEL='kvm' (the environment): KVM does not run guests here: QEMU under -accel kvm -cpu host: exit 1|ACCEL=kvm QEMU=false bench/run/bench.sh --list
+4|ACCEL='kvm' (the environment): KVM does not run guests here|ACCEL=kvm QEMU=false CONFIGS=on BASELINE='on key-off' bench/run/all.sh
 2|REPEATS='two' (the environment): not a whole number|REPEATS=two bench/run/bench.sh
 2|PLUGIN='yes' (the environment): want 0 or 1|PLUGIN=yes bench/run/bench.sh
 2|BENCH_CONFIGS (the environment) is now CONFIGS|BENCH_CONFIGS=on bench/run/bench.sh

@@ -118,7 +118,7 @@ value() {
 
 # fio_metrics: the metrics bench/collect/fio-rows.jq makes of a run, in its order.
 fio_metrics() {
-	jq -r --arg p x --arg icount "$([[ $ACCEL_USED == tcg-icount ]] && echo 1)" -f "$BENCH_DIR/collect/fio-rows.jq" \
+	jq -r --arg p x --arg icount "$(! accel_exact "$ACCEL_USED" || echo 1)" -f "$BENCH_DIR/collect/fio-rows.jq" \
 		<<<'{"jobs": [{"read": {"iops": 1, "clat_ns": {"mean": 1, "percentile": {}}}, "total_err": 0}]}' |
 		cut -d, -f2
 }

@@ -30,6 +30,11 @@ LAVA_END='BLKINJECT-EXIT rc='
 # shellcheck disable=SC2034
 LAVA_PATTERN='(?:BIB-LAVA|insncount) (?P<test_case_id>[\w./-]+) (?P<measurement>-?[0-9][0-9.eE+-]*) (?P<units>\w+)'
 
+# The accelerators a lab's device type boots with: our device
+# (bench/lab/qemu-tcg-icount.yaml) and a KVM one.
+# shellcheck disable=SC2034
+LAB_ACCELS="tcg-icount kvm"
+
 # Debian's Python, which has lava-dispatcher's modules and YAML (a python3
 # earlier on PATH, e.g. pyenv's, may have neither).
 LAVA_PYTHON=/usr/bin/python3

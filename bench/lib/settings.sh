@@ -8,15 +8,15 @@
 #
 # Every problem is collected and printed, each naming the valid values,
 # and the command exits 2 having done nothing: no directory made, no file
-# written, nothing extracted, built or booted.
+# written, nothing extracted, built or booted; 4 (setup) when the only
+# problem is what the machine lacks (ACCEL=kvm where KVM runs no guest).
 #
-# Sourcing this file defines functions (its own, bench/lib/catalog.sh's and
-# bench/lib/toolchain.sh's)
-# and nothing else.  Entry points:
-#   settings_resolve DRIVER [NAME=VALUE...]   0, or 2 after printing the problems
+# Sourcing this file defines functions (its own, bench/lib/catalog.sh's,
+# bench/lib/toolchain.sh's and bench/lib/accel.sh's) and nothing else.
+# Entry points:
+#   settings_resolve DRIVER [NAME=VALUE...]   0, or 2 (4) after printing the problems
 #   settings_write_plan FILE                   the plan, KEY=VALUE a line
 #   settings_print                             NAME=VALUE  (from WHERE) a line
-#   settings_accel_defaults ACCEL              what "auto" stands for under ACCEL
 #   settings_drivers                           the drivers, one a line
 #
 # Layers, later ones win: the table's default; for the drivers of the
@@ -29,13 +29,15 @@
 . "${BASH_SOURCE[0]%/*}/catalog.sh"
 # shellcheck source=bench/lib/toolchain.sh
 . "${BASH_SOURCE[0]%/*}/toolchain.sh"
+# shellcheck source=bench/lib/accel.sh
+. "${BASH_SOURCE[0]%/*}/accel.sh"
 
 # --- the registry: bench/plan/settings.table ------------------------------
 
 # st_init DRIVER: empty state, the registry loaded, the driver known.
 st_init() {
 	declare -g ST_REPO ST_DRIVER=$1 ST_OUT='' CATALOG_REPO=''
-	declare -ga ST_NAMES=() ST_ERRORS=() ST_DERIVED=() ST_MINE=()
+	declare -ga ST_NAMES=() ST_ERRORS=() ST_SETUP=() ST_DERIVED=() ST_MINE=()
 	declare -gA ST_SCOPE=() ST_TYPE=() ST_DEFAULT=() ST_DRIVERS=() ST_WHAT=() ST_OLDOF=()
 	declare -gA ST_GROUP=() ST_VAL=() ST_FROM=() ST_FIXED=() ST_ORIGIN=() ST_UVAL=() ST_ALSO=() ST_VIEW=()
 	catalog_dir ST_REPO repo
@@ -381,6 +383,7 @@ st_want() {
 		IFS=: read -r _ lo hi <<<"$type"
 		printf 'want a whole number from %s to %s%s\n' "$lo" "$hi" "$([[ $type == int-auto:* ]] && echo ', or auto')" ;;
 	enum:*) printf 'want one of: %s\n' "$(tr , ' ' <<<"${type#enum:}")" ;;
+	accel) printf 'want one of: %s\n' "$(accel_valid)" ;;
 	bool) echo 'want 0 or 1' ;;
 	configs | config) printf 'want config names (valid: %s)\n' "$(catalog_configs | catalog_line)" ;;
 	states) printf 'want states (valid: %s)\n' "$(catalog_states_help | catalog_line)" ;;
@@ -425,6 +428,10 @@ st_check_int_auto() { st_int "$1" "$2" "$3" "$4" auto; }
 
 st_check_bool() {
 	[[ $2 == [01] ]] || st_bad "$1" "want 0 or 1"
+}
+
+st_check_accel() {
+	accel_known "$2" || st_bad "$1" "unknown value (valid: $(accel_valid))"
 }
 
 st_check_enum() {
@@ -833,22 +840,29 @@ st_cross_toolchain() {
 	ST_DERIVED+=("TOOLCHAIN=gcc")
 }
 
-# st_cross_accel: what can be known of the accelerator without a boot;
-# BOOTS=per-config is for tcg-icount only; something to measure.
+# st_cross_accel: the accelerator the boots will use, known before any
+# work (bench/lib/accel.sh accel_choose: ACCEL=kvm and auto probe, once,
+# whether KVM runs a guest here); ACCEL=kvm where it does not is the
+# machine's problem (exit 4).  BOOTS=per-config needs exact counts;
+# something to measure.
 st_cross_accel() {
-	local accel=${ST_VAL[ACCEL]:-auto} used=''
-	if [[ $accel != auto ]]; then
+	local accel=${ST_VAL[ACCEL]:-auto} used qemu=${ST_VAL[QEMU]:-${ST_DEFAULT[QEMU]}}
+	local limit=${ST_VAL[KVM_PROBE_TIMEOUT]:-${ST_DEFAULT[KVM_PROBE_TIMEOUT]}}
+	if [[ $ST_DRIVER == job ]]; then
+		# its boots run on a lab's devices (bench/lab/lava-jobs.sh): their
+		# accelerator is the device type's, not this machine's
 		used=$accel
-	elif [[ ! -r /dev/kvm || ! -w /dev/kvm ]]; then
-		used=tcg-icount
+		[[ $used != auto ]] || used=$(accel_counter)
+	elif ! used=$(accel_choose "$accel" "$qemu" "$limit"); then
+		ST_SETUP+=("ACCEL='$accel' (${ST_FROM[ACCEL]:-the default}): $used")
+		return
 	fi
-	[[ -n $used ]] || return 0
 	ST_DERIVED+=("ACCEL_USED=$used")
-	[[ ${ST_VAL[BOOTS]:-auto} != per-config || $used == tcg-icount ]] ||
-		st_bad BOOTS "per-config is for tcg-icount only (a boot's history moves $used's numbers); valid here: per-state, auto"
+	[[ ${ST_VAL[BOOTS]:-auto} != per-config ]] || accel_exact "$used" ||
+		st_bad BOOTS "per-config needs exact counts, which $used does not give (a boot's history moves its numbers); valid here: per-state, auto"
 	if st_reads WORKLOADS && st_reads FIO_IOS && [[ -z ${ST_VAL[WORKLOADS]} ]]; then
-		if [[ $used != tcg-icount ]]; then
-			st_bad WORKLOADS "nothing to measure under $used: the counted job (FIO_IOS) runs under tcg-icount only"
+		if ! accel_counts "$used"; then
+			st_bad WORKLOADS "nothing to measure under $used: the counted job (FIO_IOS) runs where counts are exact only (tcg-icount)"
 		elif [[ ${ST_VAL[FIO_IOS]} == 0 ]]; then
 			st_bad WORKLOADS "nothing to measure: WORKLOADS is empty and FIO_IOS=0"
 		fi
@@ -951,7 +965,8 @@ st_needs_check() {
 }
 
 # settings_resolve DRIVER [NAME=VALUE...]: the driver's settings resolved
-# and checked; 0, or 2 after printing every problem on stderr.
+# and checked; 0, or 2 after printing every problem on stderr (4 when
+# every problem is the machine's).
 settings_resolve() {
 	local n e
 	st_init "${1:-}"
@@ -968,24 +983,15 @@ settings_resolve() {
 	done
 	((${#ST_ERRORS[@]} > 0)) || st_fill_defaults
 	((${#ST_ERRORS[@]} > 0)) || st_cross
-	((${#ST_ERRORS[@]} > 0)) || return 0
-	for e in "${ST_ERRORS[@]}"; do printf 'error: %s\n' "$e" >&2; done
-	printf '%s: %d problem(s) with the settings; nothing was done\n' "$ST_DRIVER" "${#ST_ERRORS[@]}" >&2
-	return 2
-}
-
-# settings_accel_defaults ACCEL: what "auto" stands for, NAME=VALUE a line.
-# Under tcg-icount guest time counts instructions: a boot's history does
-# not move the numbers, one run is exact, boots at once do not disturb
-# each other.  Elsewhere the host's time is in every number, and REPEATS
-# stays auto: bench.sh takes the n at which its matrix is powered
-# (benchstat plan), which a fixed number here would override.
-settings_accel_defaults() {
-	if [[ $1 == tcg-icount ]]; then
-		printf '%s\n' REPEATS=1 BOOTS=per-config FIO_RUNTIME=1 FIO_RAMP=200ms "GUEST_JOBS=$(nproc)"
-	else
-		printf '%s\n' BOOTS=per-state FIO_RUNTIME=2 FIO_RAMP=500ms GUEST_JOBS=1
+	if ((${#ST_ERRORS[@]} > 0)); then
+		for e in "${ST_ERRORS[@]}"; do printf 'error: %s\n' "$e" >&2; done
+		printf '%s: %d problem(s) with the settings; nothing was done\n' "$ST_DRIVER" "${#ST_ERRORS[@]}" >&2
+		return 2
 	fi
+	((${#ST_SETUP[@]} > 0)) || return 0
+	for e in "${ST_SETUP[@]}"; do printf 'error: %s\n' "$e" >&2; done
+	printf '%s: %d problem(s) with the machine; nothing was done\n' "$ST_DRIVER" "${#ST_SETUP[@]}" >&2
+	return 4
 }
 
 # st_plan_lines: the plan's KEY=VALUE lines: the driver's settings in the
@@ -996,7 +1002,7 @@ st_plan_lines() {
 	local -A auto=()
 	for kv in "${ST_DERIVED[@]}"; do [[ $kv != ACCEL_USED=* ]] || used=${kv#*=}; done
 	if [[ -n $used ]]; then
-		while IFS='=' read -r n kv; do auto[$n]=$kv; done < <(settings_accel_defaults "$used")
+		while IFS='=' read -r n kv; do auto[$n]=$kv; done < <(accel_defaults "$used" "$ST_DRIVER")
 	fi
 	printf 'PLAN_VERSION=1\nDRIVER=%s\nREPO_DIR=%s\n' "$ST_DRIVER" "$ST_REPO"
 	for n in "${ST_MINE[@]}"; do

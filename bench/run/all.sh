@@ -33,20 +33,9 @@ build_key() {
 	fi
 }
 
-# kvm_likely: will auto choose KVM?  The runner's cached probe answers
-# once a kernel was built; before, whether /dev/kvm is usable.
-kvm_likely() {
-	local f
-	for f in "$CACHE"/accel-probe-*; do
-		[[ -f $f ]] || continue
-		[[ $(cat "$f") == kvm ]]
-		return
-	done
-	[[ -w /dev/kvm ]]
-}
-
 # write_plan FILE: builds, a placeholder for bench.sh's boots (it lists
-# them once the accelerator is known), perf where it is a pass of its own.
+# them), perf where it is a pass of its own (counts not exact under the
+# accelerator the plan chose).
 write_plan() {
 	local cfg key n
 	n=$(wc -w <<<"$CONFIGS")
@@ -56,7 +45,7 @@ write_plan() {
 			printf '%s %s\n' "$key" "$(step_estimate "$key" "$([[ $key == build-warm:* ]] && echo 3 || echo 450)")"
 		done
 		printf 'bench %s\n' $((n * 150))
-		if [[ ${ACCEL:-auto} == kvm || ${ACCEL:-auto} == tcg ]] || { [[ ${ACCEL:-auto} == auto ]] && kvm_likely; }; then
+		if ! accel_counts "$(plan_get "$BIB_PLAN" ACCEL_USED)"; then
 			printf 'perf %s\n' $((n * 200))
 		fi
 		printf 'plots 5\nreport 2\n'
@@ -76,7 +65,7 @@ main() {
 	# bench.sh's own status when it stopped before making one (bad input: 2)
 	[[ -n $dir && -d $dir ]] || DIE_STATUS=$((status ? status : STATUS_FAILED)) die "bench.sh made no results directory"
 	accel=$(meta_get "$dir" ACCEL)
-	if [[ $accel == tcg-icount ]]; then
+	if accel_counts "$accel"; then
 		job_plan_replace perf </dev/null
 	else
 		RESULTS_DIR=$dir "$REPO_DIR/bench/run/perf.sh" || status=$?

@@ -60,7 +60,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-driver_start bench,all,quick -- "$0" "$@"
+driver_start bench,all,quick,job -- "$0" "$@"
 
 MODE=all JOB_ID='' PLAN_DIR=''
 case ${1:-} in
@@ -200,43 +200,33 @@ print_settings() {
 	for k in $JOB_KEYS; do printf '%s=%s\n' "$k" "${!k-auto}"; done
 }
 
-# choose_boots: the accelerator and what follows from it.  Only auto
-# probes, with a boot of the job's config (else the first), so with ACCEL
-# set a lab's controller lists the jobs without any kernel.
+# choose_boots: what follows from the accelerator the plan chose
+# (bench/plan/resolve probed it, and put what "auto" stands for under it
+# into the plan: bench/lib/accel.sh accel_defaults).  Where counts are
+# exact (a second of guest time is ~170000 reads, repeats agree within
+# 0.1%, boots at once do not disturb each other) the counted job runs in
+# every state; elsewhere REPEATS=auto is the n that powers the matrix.
 choose_boots() {
-	local probe=${CONFIGS%% *}
-	[[ $MODE != job || " $CONFIGS " != *" ${JOB_ID%%.*} "* ]] || probe=${JOB_ID%%.*}
-	if [[ ${ACCEL:-auto} != auto ]]; then
-		ACCEL_USED=$ACCEL
+	ACCEL_USED=$(plan_get "$MY_PLAN" ACCEL_USED)
+	BOOTS=$(plan_get "$MY_PLAN" BOOTS)
+	if accel_counts "$ACCEL_USED"; then
+		COUNT_IOS=$FIO_IOS
 	else
-		ACCEL_USED=$("$BENCH_DIR/vm/run-guest" -A -c "$probe" -a auto)
-	fi
-	# Under icount a fio run's numbers are instruction counts: a second
-	# of guest time is ~170000 reads, repeats agree within 0.1%, and
-	# boots at once do not disturb each other.
-	if [[ $ACCEL_USED == tcg-icount ]]; then
-		BOOTS=${BOOTS:-per-config} REPEATS=${REPEATS:-1} COUNT_IOS=$FIO_IOS
-		FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms} GUEST_JOBS=${GUEST_JOBS:-$(nproc)}
-	else
-		BOOTS=${BOOTS:-per-state} COUNT_IOS=0 PERF_RECORD=0
-		FIO_RUNTIME=${FIO_RUNTIME:-2} FIO_RAMP=${FIO_RAMP:-500ms} GUEST_JOBS=${GUEST_JOBS:-1}
+		COUNT_IOS=0 PERF_RECORD=0
 		plan_repeats
 	fi
-	[[ $BOOTS == per-state || ($BOOTS == per-config && $ACCEL_USED == tcg-icount) ]] ||
-		die_bad_input "BOOTS=$BOOTS: valid are per-state, and per-config under tcg-icount only (a boot's history changes kvm and tcg numbers)"
-	[[ $COUNT_IOS != 0 || -n $WORKLOADS ]] || die_bad_input "nothing to measure under $ACCEL_USED: WORKLOADS is empty"
 }
 
 # gating_rows: how many gating sampled rows a comparison of two runs of
 # this matrix judges together under kvm/tcg: IOPS per workload of every
-# row, and under kvm the cycles per I/O perf.sh adds per row in make's
-# main job.
+# row, and with a vPMU (kvm) the cycles per I/O perf.sh adds per row in
+# make's main job.
 gating_rows() {
 	local cfg state rows=0 k
 	while read -r cfg state; do
 		k=$(run_workloads "$state" | wc -l)
 		rows=$((rows + k))
-		[[ $ACCEL_USED != kvm ]] || rows=$((rows + 1))
+		! accel_pmu "$ACCEL_USED" || rows=$((rows + 1))
 	done < <(matrix_rows)
 	echo "$rows"
 }

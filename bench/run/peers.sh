@@ -43,8 +43,8 @@ main() {
 	# RESULTS_DIR: finish an earlier peers run (capabilities, plots, report).
 	if [[ -z $dir ]]; then
 		dir=$("$BENCH_DIR/run/bench.sh")
-		# Under tcg-icount bench.sh counted in its own boots.
-		[[ $(meta_get "$dir" ACCEL) == tcg-icount ]] ||
+		# Where counts are exact bench.sh counted in its own boots.
+		accel_counts "$(meta_get "$dir" ACCEL)" ||
 			RESULTS_DIR=$dir "$REPO_DIR/bench/run/perf.sh"
 	fi
 	[[ -f $dir/summary.csv ]] || die "$dir has no summary.csv"

@@ -48,14 +48,14 @@ WORKLOAD=count-randread-qd1
 # (the parsers of bench/collect).
 csv_rows() {
 	local seq=$1 cfg=$2 state=$3 rep=$4 dir=$5 accel=$6 p ios
-	p="$seq,$cfg,$state,$WORKLOAD$([[ $accel != kvm ]] || echo -kvm),$rep"
+	p="$seq,$cfg,$state,$WORKLOAD$(! accel_pmu "$accel" || echo "-$accel"),$rep"
 	ios=$(fio_ios "$dir/fio-$WORKLOAD")
 	if [[ ! $ios =~ ^[1-9][0-9]*$ ]]; then
 		collect_failed "$p" insns_per_call calls_per_io task_clock_ns_per_io
 		return
 	fi
 	# The guest runs the fio job twice: under perf stat and perf record.
-	[[ $accel != tcg-icount || ! -f $dir/plugin.txt ]] ||
+	! accel_counts "$accel" || [[ ! -f $dir/plugin.txt ]] ||
 		collect_plugin "$p,ok" "$dir/plugin.txt" "$ios" 2 '' '' "${HOT_FUNC_LIST[@]}"
 	collect_perf "$p,ok" "$dir/perf-stat" "$dir/perf-report" "$ios"
 }
@@ -66,14 +66,14 @@ one_run() {
 	local seq=$1 cfg=$2 state=$3 rep=$4 accel=$5 dir=$6 raw status=0 plugin_args=()
 	raw=$dir/raw/perf-$(printf '%03d' "$seq")-$cfg-$state-$accel-r$rep
 	mkdir -p "$raw"
-	if [[ $accel == tcg-icount ]]; then
+	if accel_counts "$accel"; then
 		write_plugin_ranges "$cfg" "$raw/ranges.txt"
 		plugin_args=(-p "$(plugin_so),ranges=$raw/ranges.txt,out=$raw/plugin.txt")
 	fi
 	boot_collect "$raw" "$seq $cfg $state $accel r$rep" "$dir" -c "$cfg" -a "$accel" \
 		-t "$RUN_TIMEOUT" "${plugin_args[@]}" -f "$BENCH_DIR/guest/fio" -f "$BENCH_DIR/guest/state.sh" \
 		-e "STATE=$state" -e "FIO_IOS=$FIO_IOS" "$REPO_DIR/bench/guest/perf.sh" || status=$?
-	if [[ $status == 0 && $rep == 1 && $accel == tcg-icount ]]; then
+	if [[ $status == 0 && $rep == 1 ]] && accel_counts "$accel"; then
 		mkdir -p "$dir/annotate"
 		annotate_gate "$raw/perf-data" "$cfg" "$dir/annotate/$cfg-$state.txt"
 	fi
@@ -82,16 +82,17 @@ one_run() {
 	[[ $status == 0 ]]
 }
 
-# perf_runs ACCEL KVM_REPEATS: perf's runs in order, one a line: the step's
+# perf_runs ACCEL PMU_REPEATS: perf's runs in order, one a line: the step's
 # ID, its weight in the job plan, its accelerator, repeat and repeats,
 # config and state.  Every row of the matrix (rows) PERF_REPEATS times
-# under tcg-icount (the counts), then, when ACCEL is kvm, KVM_REPEATS times
-# under kvm (cycles).
+# where counts are exact (the counts), then, when ACCEL has a vPMU,
+# PMU_REPEATS times under ACCEL (cycles).
 perf_runs() {
 	local pass run_accel reps weight rep row k=0
-	for pass in "tcg-icount $PERF_REPEATS 40" "kvm $2 20"; do
+	local -a passes=("$(accel_counter) $PERF_REPEATS 40")
+	! accel_pmu "$1" || passes+=("$1 $2 20")
+	for pass in "${passes[@]}"; do
 		read -r run_accel reps weight <<<"$pass"
-		[[ $run_accel == tcg-icount || $1 == kvm ]] || continue
 		for ((rep = 1; rep <= reps; rep++)); do
 			for row in "${rows[@]}"; do
 				printf 'perf:%s:%s#%d-%d %d %s %d %d %s\n' "${row// /:}" "$run_accel" "$rep" "$k" \
@@ -104,10 +105,11 @@ perf_runs() {
 
 main() {
 	local accel dir rows=() runs=() cfg state rep reps id run_accel k seq failed=0 kvm_repeats
-	accel=$("$BENCH_DIR/vm/run-guest" -A -c "${CONFIGS%% *}" -a "${ACCEL:-auto}")
-	if [[ $accel == tcg-icount ]]; then
-		[[ -z ${RESULTS_DIR:-} ]] || die_bad_input "under tcg-icount bench.sh already counted in its own boots; RESULTS_DIR is for kvm and tcg"
-		log "perf: tcg-icount: counts and perf record in one boot per config (bench.sh without timed workloads)"
+	# the accelerator the plan chose (bench/plan/resolve probed it)
+	accel=$(plan_get "$BIB_PLAN" ACCEL_USED)
+	if accel_counts "$accel"; then
+		[[ -z ${RESULTS_DIR:-} ]] || die_bad_input "under $accel bench.sh already counted in its own boots; RESULTS_DIR is for accelerators whose counts are not exact"
+		log "perf: $accel: counts and perf record in one boot per config (bench.sh without timed workloads)"
 		WORKLOADS='' SOFTIRQ_WORKLOADS='' CONFIGS=$CONFIGS REPEATS=$PERF_REPEATS \
 			RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-perf} exec "$BENCH_DIR/run/bench.sh"
 	fi
@@ -120,7 +122,7 @@ main() {
 		dir=$(results_root)/$RUN_ID
 		[[ ! -e $dir ]] || die_bad_input "$dir exists already"
 		mkdir -p "$dir/raw"
-		write_meta "$dir" tcg-icount "$BENCH_COMMAND"
+		write_meta "$dir" "$(accel_counter)" "$BENCH_COMMAND"
 		printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$dir/runs.csv"
 		seq=0
 	fi
@@ -129,17 +131,17 @@ main() {
 	[[ $kvm_repeats =~ ^[1-9][0-9]*$ ]] || die_bad_input "REPEATS=$kvm_repeats: expected a number >= 1"
 	meta_set "$dir" PERF_REPEATS "$PERF_REPEATS"
 	meta_set "$dir" FIO_IOS "$FIO_IOS"
-	meta_set "$dir" PERF_ACCELS "tcg-icount$([[ $accel == kvm ]] && echo ' kvm')"
+	meta_set "$dir" PERF_ACCELS "$(accel_counter)$(! accel_pmu "$accel" || echo " $accel")"
 	metrics_load "$(benchstat_bin)"
 	mapfile -t rows < <(matrix_rows)
 	mapfile -t runs < <(perf_runs "$accel" "$kvm_repeats")
-	[[ $accel == kvm ]] || log "perf: no KVM here, so no PMU: cycles are not measured (instruction counts come from the TCG plugin)"
+	accel_pmu "$accel" || log "perf: no vPMU under $accel: cycles are not measured (instruction counts come from the TCG plugin)"
 	job_plan_start "$dir/job-plan"
 	printf '%s\n' "${runs[@]}" | awk '{ print $1, $2 }' | job_plan_replace perf
 	for k in "${!runs[@]}"; do
 		read -r id _ run_accel rep reps cfg state <<<"${runs[k]}"
 		seq=$((seq + 1))
-		job_step "$id" "perf $cfg/$state $run_accel$([[ $run_accel == kvm ]] && echo ', cycles from the vPMU') (run $((k + 1))/${#runs[@]}, repeat $rep/$reps)"
+		job_step "$id" "perf $cfg/$state $run_accel$(! accel_pmu "$run_accel" || echo ', cycles from the vPMU') (run $((k + 1))/${#runs[@]}, repeat $rep/$reps)"
 		one_run "$seq" "$cfg" "$state" "$rep" "$run_accel" "$dir" || failed=$((failed + 1))
 	done
 	job_step_end

@@ -276,7 +276,7 @@ one_boot() {
 	CPUS=$5
 	raw=$DIR/raw/$(printf '%03d' "$seq")-$view-$cfg-$state-${CPUS}cpu-r$rep
 	mkdir -p "$raw"
-	if [[ $ACCEL_USED == tcg-icount ]]; then
+	if accel_counts "$ACCEL_USED"; then
 		case $view in
 		mq | polled | latency | layout)
 			"$REPO_DIR/perf-scripts/plugin/ranges-from-systemmap.sh" \
@@ -318,9 +318,9 @@ main() {
 	check_built $CONFIGS
 	# shellcheck disable=SC2086 # a list of words
 	[[ " ${views[*]} " != *" layout "* ]] || check_built $LAYOUT_CONFIGS
-	ACCEL_USED=$("$BENCH_DIR/vm/run-guest" -A -c "${CONFIGS##* }" -a "${ACCEL:-auto}") ||
-		die "cannot choose an accelerator"
-	if [[ $ACCEL_USED == tcg-icount ]]; then
+	# the accelerator the plan chose (bench/plan/resolve probed it)
+	ACCEL_USED=$(plan_get "$BIB_PLAN" ACCEL_USED)
+	if accel_counts "$ACCEL_USED"; then
 		REPEATS=${REPEATS:-1} GUEST_JOBS=${GUEST_JOBS:-$(nproc)}
 		PLUGIN=$(plugin_so)
 	else

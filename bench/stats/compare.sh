@@ -99,7 +99,7 @@ smp_union() {
 # print_floors DIR ACCEL: the layout noise floor DIR measured, under kvm/tcg
 print_floors() {
 	local floors
-	[[ ($2 == kvm || $2 == tcg) && -r $1/summary.csv ]] || return 0
+	accel_host_time "$2" && [[ -r $1/summary.csv ]] || return 0
 	floors=$(layout_floors "$1/summary.csv")
 	[[ -n $floors ]] || return 0
 	printf '\nlayout noise floor in %s (off-layout vs off, same code laid out differently):\n' "$1"

@@ -108,7 +108,7 @@ ROWS=$(
 2|run-guest: an unknown config|bench/vm/run-guest -c bogus /dev/null
 2|run-guest: -K without -M|bench/vm/run-guest -K $S/bzImage /dev/null
 4|run-guest: a config that is not built|bench/vm/run-guest -c on -a tcg-icount /dev/null
-4|run-guest: -a kvm without /dev/kvm|bench/vm/run-guest -a kvm /dev/null
+4|run-guest: -a kvm where KVM runs no guest|QEMU=false bench/vm/run-guest -K $S/bzImage -M $S/mods.tar.gz -a kvm /dev/null
 0|build.sh -h|bench/kernel/build.sh -h
 1|build.sh: a build that fails|KSRC=$S/ktree SERIES=none bench/kernel/build.sh build on
 2|build.sh: an unknown command|bench/kernel/build.sh bogus
@@ -125,6 +125,8 @@ ROWS=$(
 2|bench.sh: an unknown state|STATES=bogus bench/run/bench.sh
 2|bench.sh: a malformed job file|printf 'CONFIGS on\n' >$S/bad.job && JOB_FILE=$S/bad.job bench/run/bench.sh --list
 4|bench.sh: a config that is not built|ACCEL=tcg-icount CONFIGS=on STATES=key-off BASELINE='on key-off' bench/run/bench.sh
+4|bench.sh: ACCEL=kvm where KVM runs no guest|ACCEL=kvm QEMU=false bench/run/bench.sh --list
+4|all.sh: ACCEL=kvm where KVM runs no guest, before any build|ACCEL=kvm QEMU=false bench/run/all.sh
 2|all.sh: an unknown argument|bench/run/all.sh bogus
 2|perf.sh: an unknown argument|bench/run/perf.sh bogus
 2|peers.sh: an unknown argument|bench/run/peers.sh bogus
@@ -161,7 +163,6 @@ ROWS_END
 # make-plots' "no figure" needs gnuplot itself.
 skip_row() {
 	case $2 in
-	*"-a kvm "*) [[ ! -e /dev/kvm ]] || { echo "skip - $1 (this machine has /dev/kvm)"; return 0; } ;;
 	*FAKE_QEMU=*) [[ -n $BASE_IMAGE ]] || { echo "skip - $1 (bench/vm/image.sh base failed here)"; return 0; } ;;
 	*"plots/make-plots.sh \$S/header-only"*) [[ $2 == PATH=* ]] || command -v gnuplot >/dev/null ||
 		{ echo "skip - $1 (no gnuplot)"; return 0; } ;;

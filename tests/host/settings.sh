@@ -103,7 +103,10 @@ BAD=$(
 2|GUEST_JOBS='0' (the environment): out of range: want a whole number from 1 to 64, or auto|GUEST_JOBS=0 $M bench
 2|PLUGIN='yes' (the environment): want 0 or 1|PLUGIN=yes $M bench
 2|BOOTS='sometimes' (the environment): unknown value (valid: auto per-config per-state)|BOOTS=sometimes $M bench
-2|BOOTS='per-config' (the environment): per-config is for tcg-icount only|ACCEL=kvm BOOTS=per-config $M bench
+2|BOOTS='per-config' (the environment): per-config needs exact counts, which kvm does not give|ACCEL=kvm QEMU=$K BOOTS=per-config $M bench
+2|ACCEL='kvm' (the environment): KVM does not run guests here: QEMU under -accel kvm -cpu host: exit 1|ACCEL=kvm QEMU=false $M bench
+2|ACCEL='kvm' (make's command line): KVM does not run guests here|$M bench ACCEL=kvm QEMU=false
+4|ACCEL='kvm' (the environment): KVM does not run guests here|ACCEL=kvm QEMU=false $R views
 2|ACCEL='KVM' (make's command line): unknown value (valid: auto kvm tcg tcg-icount)|$M bench ACCEL=KVM
 2|ACCELERATOR (the environment) is now ACCEL|ACCELERATOR=kvm $M bench
 2|BASELINE='of off' (the environment): not a row of the matrix|BASELINE='of off' $M bench
@@ -112,7 +115,7 @@ BAD=$(
 2|WORKLOADS='randread-qd1 randread-qd1' (the environment): 'randread-qd1' is listed twice|WORKLOADS='randread-qd1 randread-qd1' $M bench
 2|'bogus' is not a workload (valid: count-randread-qd1 |SOFTIRQ_WORKLOADS=bogus $M bench
 2|nothing to measure: WORKLOADS is empty and FIO_IOS=0|WORKLOADS= FIO_IOS=0 ACCEL=tcg-icount $M bench
-2|nothing to measure under kvm|WORKLOADS= ACCEL=kvm $M bench
+2|nothing to measure under kvm|WORKLOADS= ACCEL=kvm QEMU=$K $M bench
 2|'a-b' is not a function name (valid: C identifiers|HOT_FUNCS=a-b $M bench
 2|HOT_FUNCS='f f' (the environment): 'f' is listed twice|HOT_FUNCS='f f' $M bench
 2|HOT_FUNCS is empty (the environment)|HOT_FUNCS= $M bench
@@ -232,10 +235,13 @@ GOOD=$(
 0|CONFIGS=off on|$P quick
 0|REPEATS=3|$P quick REPEATS=3
 0|STATES=key-off key-on-other rules-1|$P quick REPEATS=3
-0|REPEATS=auto|ACCEL=kvm $R bench
-0|BOOTS=per-state|ACCEL=kvm $R bench
+0|REPEATS=auto|ACCEL=kvm QEMU=$K $R bench
+0|BOOTS=per-state|ACCEL=kvm QEMU=$K $R bench
+0|ACCEL_USED=kvm|ACCEL=kvm QEMU=$K $R bench
+0|ACCEL_USED=tcg-icount|ACCEL=tcg-icount QEMU=false $R bench
+0|REPEATS=5|ACCEL=kvm QEMU=$K $R views
 0|REPEATS=1|ACCEL=tcg-icount $R bench
-0|REPEATS=7|ACCEL=kvm REPEATS=007 $R bench
+0|REPEATS=7|ACCEL=kvm QEMU=$K REPEATS=007 $R bench
 0|BASELINE=on key-off|$P compare-series
 0|BASELINE=off off|$P views
 0|VIEWS=mq polled|$P views VIEWS='mq polled'
@@ -266,6 +272,7 @@ run_row() {
 	(cd "$REPO" && env -i PATH="$S/fake:$PATH" HOME="$S/home" S="$S" OUT="$1/out/plan" REPO="$REPO" \
 		CACHE="$1/cache" RESULTS_ROOT="$1/results" FAKE_LOG="$1/called" TMPDIR="$1/tmp" \
 		R="$REPO/bench/plan/resolve -o $1/out/plan" M="make -s --no-print-directory" \
+		K="$REPO/tests/fixtures/kvm/qemu-kvm-runs" \
 		P="make -s --no-print-directory -f $S/Makefile" \
 		bash -c "$2" 2>&1 </dev/null)
 }
