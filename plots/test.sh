@@ -14,9 +14,6 @@
 # is also what plots/README.md shows.
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../bench/lib/help.sh"
-help_answer "$0" "$@"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 data=$here/testdata
@@ -26,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # shellcheck source=tests/lib/assert.sh
 . "$here/../tests/lib/assert.sh"
-
+help_answer "$0" "$@"
 
 eq() { [[ $1 == "$2" ]]; }
 not_exists() { [[ ! -e $1 ]]; }

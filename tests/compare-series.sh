@@ -16,13 +16,10 @@
 #   CACHE=... bash tests/compare-series.sh    (needs on built, or builds it)
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../bench/lib/help.sh"
-help_answer "$0" "$@"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 
 export CONFIGS=on WORKLOADS=randread-qd1 FIO_RUNTIME=1 FIO_RAMP=200ms
 export FIO_IOS=5000 RESULTS_ROOT=$SCRATCH

@@ -10,13 +10,11 @@
 #   tests/export-kcidb.sh [RESULTS_DIR]      exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../bench/lib/help.sh"
-help_answer "$0" "$@"
 
 TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/assert.sh
 . "$TESTS_DIR/lib/assert.sh"
+help_answer "$0" "$@"
 REPO_DIR=$(cd "$TESTS_DIR/.." && pwd)
 # the make quick run at 2bc5007: off and on, three states, verdicts of every kind
 RUN=${1:-$REPO_DIR/results/20261203-155806-tcg-icount}

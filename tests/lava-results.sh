@@ -14,17 +14,14 @@
 #   tests/lava-results.sh      host only (no boot); exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../bench/lib/help.sh"
-help_answer "$0" "$@"
 
 TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/assert.sh
 . "$TESTS_DIR/lib/assert.sh"
+test_init "$0" "$@"
 BENCH_DIR=$TESTS_DIR/../bench
 FIX=$TESTS_DIR/fixtures/lava
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
+OUT=$SCRATCH
 
 # convert NAME LOG: the converter on LOG into OUT/NAME; STATUS and OUT/NAME.err.
 convert() {

@@ -14,12 +14,12 @@
 #         runs never fail the check)
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../bench/lib/help.sh"
-help_answer "$0" "$@"
 
 REPO_DIR=$(cd "$(dirname "$0")/.." && pwd)
 NGRAM=12
+# shellcheck source=bench/lib/help.sh
+. "$REPO_DIR/bench/lib/help.sh"
+help_answer "$0" "$@"
 
 usage() {
 	echo "usage: $0 [-c] [SEEDS_DIR]" >&2

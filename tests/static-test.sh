@@ -14,9 +14,6 @@
 #   bash tests/static-test.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../bench/lib/help.sh"
-help_answer "$0" "$@"
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 fx=$repo/tests/fixtures/static
@@ -24,6 +21,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/assert.sh
 . "$repo/tests/lib/assert.sh"
+help_answer "$0" "$@"
 
 for t in jump-sites static-diff; do
 	gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tmp/$t" "$repo/perf-scripts/$t.c"

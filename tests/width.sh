@@ -15,13 +15,10 @@
 #   CACHE=... bash tests/width.sh     (builds benchstat into $CACHE/tools)
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../bench/lib/help.sh"
-help_answer "$0" "$@"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 export CACHE=${CACHE:-$REPO_DIR/.cache}
 
 WIDTH=80

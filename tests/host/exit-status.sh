@@ -10,9 +10,6 @@
 #   tests/host/exit-status.sh     a line per check; exit 1 if any failed
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../../bench/lib/help.sh"
-help_answer "$0" "$@"
 
 REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 REAL_CACHE=${CACHE:-$REPO_DIR/.cache}
@@ -20,6 +17,7 @@ REAL_CACHE=${CACHE:-$REPO_DIR/.cache}
 . "$REPO_DIR/bench/lib/status.sh"
 # shellcheck source=tests/lib/assert.sh
 . "$REPO_DIR/tests/lib/assert.sh"
+help_answer "$0" "$@"
 S=$(mktemp -d)
 trap 'rm -rf "$S"' EXIT
 

@@ -14,13 +14,10 @@
 #   tests/host/pipeline.sh
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../../bench/lib/help.sh"
-help_answer "$0" "$@"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 
 # scripts: the tracked shell scripts of the stages and the mutation
 # runs, a driver of its own (not the rest of tests/, whose checks call

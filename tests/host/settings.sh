@@ -19,14 +19,12 @@
 DESCRIPTION="the settings resolver: bad input exits 2 before any work; the plan"
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../../bench/lib/help.sh"
-help_answer "$0" "$@"
 
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 REPO=$(cd "$TESTS_DIR/.." && pwd)
 # shellcheck source=tests/lib/assert.sh
 . "$TESTS_DIR/lib/assert.sh"
+help_answer "$0" "$@"
 
 S=$(mktemp -d)
 trap 'rm -rf "$S"' EXIT

@@ -14,9 +14,6 @@
 #   tests/host/summaries.sh
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../../bench/lib/help.sh"
-help_answer "$0" "$@"
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 SCRATCH=$(mktemp -d)
@@ -24,6 +21,7 @@ trap 'rm -rf "$SCRATCH"' EXIT
 export CACHE=$SCRATCH/cache BENCH_T0=''
 # shellcheck source=tests/lib/assert.sh
 . "$REPO/tests/lib/assert.sh"
+help_answer "$0" "$@"
 
 # copy RUN DIR: RUN's tracked runs.csv and meta files at DIR (no summary)
 copy() {

@@ -1,6 +1,10 @@
 # shellcheck shell=bash
 # Assertions for the host-side unit tests: "ok - NAME" / "not ok - NAME"
-# lines and a closing "N passed, N failed".
+# lines and a closing "N passed, N failed"; and how a test starts
+# (test_init: its -h, then scratch_init).
+
+# shellcheck source=bench/lib/help.sh
+. "${BASH_SOURCE[0]%/*}/../../bench/lib/help.sh"
 
 passed=0
 failed=0
@@ -35,4 +39,11 @@ scratch_init() {
 	REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 	SCRATCH=$(mktemp -d)
 	trap 'chmod -R u+w "$SCRATCH" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+}
+
+# test_init SCRIPT [ARG...]: a host test's start: SCRIPT's help on -h (and
+# nothing else: bench/lib/help.sh), then scratch_init.
+test_init() {
+	help_answer "$@"
+	scratch_init
 }
