@@ -24,8 +24,6 @@
 # settings, their defaults and checks: bench/plan/settings.table,
 # docs/settings.md; `bench/plan/resolve --settings DRIVER` shows them.
 RUN := bench/plan/run
-# Only make clean-cache reads this (not exported; the scripts' default is the same).
-CACHE ?= $(CURDIR)/.cache
 # The whole job's clock (progress lines) and the command recorded in meta.json.
 export BENCH_T0 := $(shell date +%s)
 export BENCH_COMMAND := $(strip make $(MAKEOVERRIDES) $(MAKECMDGOALS))
@@ -107,8 +105,8 @@ kernels:
 patches-check:
 	$(RUN) -d patches-check -- bench/kernel/build.sh check
 
-image: deps
-	bench/vm/image.sh base
+image:
+	$(RUN) -d image -- bench/vm/image.sh base
 
 shell:
 	$(RUN) -d -b CONFIG shell -- bench/vm/run-guest -i -c @CONFIG@ -t 0
@@ -152,7 +150,7 @@ coverage:
 	$(RUN) -d coverage -- bench/run/coverage.sh
 
 boot-soak:
-	$(RUN) -d -b CONFIG soak -- bench/run/soak.sh -c @CONFIG@ -n @SOAK_BOOTS@ -j @GUEST_JOBS@
+	$(RUN) -d -b CONFIG soak -- bench/run/soak.sh
 
 per-patch:
 	$(RUN) -d per-patch -- bench/run/per-patch.sh
@@ -161,4 +159,4 @@ compare-series:
 	$(RUN) -d compare-series -- bench/run/compare-series.sh
 
 clean-cache:
-	bench/setup/clean-cache.sh
+	$(RUN) clean-cache -- bench/setup/clean-cache.sh

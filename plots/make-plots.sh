@@ -16,8 +16,9 @@
 #
 # each as NAME.png and NAME.svg.  A figure whose metric is not in the data
 # is skipped with a "plots: ..., skipping NAME.png" line; one line is
-# printed per figure written.  Environment: PLOT_THRESHOLD (percent, the
-# shaded band of relative.png; default 1, benchstat's default threshold),
+# printed per figure written.  Settings: THRESHOLD (percent, the shaded
+# band of relative.png; resolved and checked, bench/plan/settings.table),
+# and in the environment
 # PLOT_TITLE_PREFIX (put before every figure's title), PLOTS_RANGES (a file: each
 # panel's drawn y range is appended to it as "figure|panel|metric|ymin|ymax",
 # for tests).
@@ -31,6 +32,9 @@ shopt -s inherit_errexit
 help_answer "$0" "$@"
 # shellcheck source=bench/lib/accel.sh
 . "$(dirname "$0")/../bench/lib/accel.sh"
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/../bench/lib/plan.sh"
+plan_need plots THRESHOLD -- "$0" "$@"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -44,12 +48,12 @@ results=$1
 outdir=${2:-$results/plots}
 summary=$results/summary.csv
 metafile=$results/meta.env
-threshold=${PLOT_THRESHOLD:-1}
+# shellcheck disable=SC2153 # read from the plan
+threshold=$THRESHOLD
 clip=${PLOT_REL_CLIP:-}
 
 [[ -d $results ]] || die "$results: not a directory"
 [[ -r $summary ]] || die "$summary: not found or not readable"
-[[ $threshold =~ ^[0-9]+([.][0-9]+)?$ ]] || die "PLOT_THRESHOLD=$threshold: not a non-negative number"
 if [[ -z $clip ]]; then
 	clip=$(awk -v t="$threshold" 'BEGIN { print (5 * t > 5 ? 5 * t : 5) }')
 fi

@@ -80,7 +80,7 @@ ROWS=$(
 2|$SCRATCH is not a configured kernel build (no .config)|bench/guest/bpf/build.sh $SCRATCH $SCRATCH/failbio
 2|usage: export-kcidb.sh RESULTS_DIR|bench/lab/export-kcidb.sh
 2|results/no-such-run is not a results directory (no summary.json|bench/lab/export-kcidb.sh results/no-such-run
-2|KCIDB_ORIGIN=My-Lab: KCIDB origins are [a-z0-9_]+|KCIDB_ORIGIN=My-Lab bench/lab/export-kcidb.sh ${NEWEST%/}
+2|KCIDB_ORIGIN='My-Lab' (the environment): KCIDB origins are [a-z0-9_]+|KCIDB_ORIGIN=My-Lab bench/lab/export-kcidb.sh ${NEWEST%/}
 2|-K needs -M ARCHIVE|bench/vm/run-guest -K bench/vm/run-guest /dev/null
 2|-M goes with -K BZIMAGE|bench/vm/run-guest -M modules.tar.gz /dev/null
 2|-K /no/such/bzImage: no such file|bench/vm/run-guest -K /no/such/bzImage -M modules.tar.gz /dev/null
@@ -105,10 +105,10 @@ ROWS=$(
 2|FUZZ_SECONDS='soon' (the environment): not a whole number|FUZZ_SECONDS=soon bench/run/coverage.sh
 2|results directory 'results' exists already|bench/run/coverage.sh results
 2|bench/run/coverage.sh [RESULTS_DIR|bench/run/coverage.sh --bogus
-2|KSRC=/no/such/linux: no such file or directory (give a git checkout, an extracted tree or a tarball|KSRC=/no/such/linux bench/kernel/build.sh build on
-2|KSRC=/etc is not a kernel source: give a git checkout (its top directory), an extracted tree|KSRC=/etc bench/kernel/build.sh build on
+2|KSRC='/no/such/linux' (the environment): no such file or directory (give a git checkout, an extracted tree or a tarball|KSRC=/no/such/linux bench/kernel/build.sh build on
+2|KSRC='/etc' (the environment): not a kernel source: give a git checkout (its top directory), an extracted tree|KSRC=/etc bench/kernel/build.sh build on
 2|KSRC='/etc/hostname' (the environment): a file must be a tarball|KSRC=/etc/hostname bench/run/bench.sh
-2|SERIES=/etc has no series file: give a directory with a 'series' file|SERIES=/etc bench/kernel/build.sh build on
+2|SERIES='/etc' (the environment): no series file: give a directory with a 'series' file|SERIES=/etc bench/kernel/build.sh build on
 2|usage: build.sh defines TREE CONFIG_SYMBOL|bench/kernel/build.sh defines main
 0|per-patch.sh [-h]|bench/run/per-patch.sh -h
 2|unknown argument 'bogus'|bench/run/per-patch.sh bogus
@@ -126,16 +126,16 @@ ROWS=$(
 2|unknown config 'bogus' (valid: |perf-scripts/static.sh off bogus
 2|usage: static.sh [-o DIR] [BASE_CONFIG NEW_CONFIG]|perf-scripts/static.sh on
 2|STATIC_CONTEXT=some: a number of lines, or all|STATIC_CONTEXT=some perf-scripts/static.sh
-2|HOT_FUNCS: 'a-b' is not a function name|HOT_FUNCS=a-b perf-scripts/static.sh
-2|SERIES=/etc has no series file|NEW_SERIES=/etc perf-scripts/static.sh
+2|HOT_FUNCS='a-b' (the environment): 'a-b' is not a function name|HOT_FUNCS=a-b perf-scripts/static.sh
+2|NEW_SERIES='/etc' (the environment): no series file|NEW_SERIES=/etc perf-scripts/static.sh
 2|NEW_CONFIG='bogus' (make's command line): not a config (valid: |make -s static NEW_CONFIG=bogus
 2|usage: build.sh objects CONFIG [OBJECT...]|bench/kernel/build.sh objects
-2|CC='clang': kernels are built with gcc through ccache (CC="ccache gcc"); CC may be unset, gcc or cc|CC=clang bench/kernel/build.sh build on
-2|LLVM='1': clang/LLVM kernel builds are not supported|LLVM=1 bench/kernel/build.sh build on
-2|O='$SCRATCH/o': builds go to CACHE/build/CONFIG|O=$SCRATCH/o bench/kernel/build.sh build on
-2|ARCH='arm64': kernels are built for x86_64 only (ARCH may be unset, x86 or x86_64)|ARCH=arm64 bench/kernel/build.sh build on
-2|CROSS_COMPILE='aarch64-linux-gnu-': not used: kernels are built for x86_64|CROSS_COMPILE=aarch64-linux-gnu- bench/kernel/build.sh build on
-2|CC='clang': kernels are built with gcc through ccache|CC=clang bench/kernel/build.sh objects on block/blk-core.o
+2|CC='clang' (the environment): kernels are built with gcc through ccache (CC="ccache gcc"); CC may be unset, gcc or cc|CC=clang bench/kernel/build.sh build on
+2|LLVM='1' (the environment): clang/LLVM kernel builds are not supported|LLVM=1 bench/kernel/build.sh build on
+2|O='$SCRATCH/o' (the environment): builds go to CACHE/build/CONFIG|O=$SCRATCH/o bench/kernel/build.sh build on
+2|ARCH='arm64' (the environment): kernels are built for x86_64 only (ARCH may be unset, x86 or x86_64)|ARCH=arm64 bench/kernel/build.sh build on
+2|CROSS_COMPILE='aarch64-linux-gnu-' (the environment): not used: kernels are built for x86_64|CROSS_COMPILE=aarch64-linux-gnu- bench/kernel/build.sh build on
+2|CC='clang' (the environment): kernels are built with gcc through ccache|CC=clang bench/kernel/build.sh objects on block/blk-core.o
 2|CC='clang' (make's command line): kernels are built with gcc through ccache|make -s kernels CONFIGS=on CC=clang
 2|LLVM='1' (make's command line): clang/LLVM kernel builds are not supported|make -s kernels CONFIGS=on LLVM=1
 2|O='$SCRATCH/o' (make's command line): builds go to CACHE/build/CONFIG|make -s kernels CONFIGS=on O=$SCRATCH/o

@@ -14,7 +14,7 @@ shopt -s inherit_errexit
 test_init "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../bench/lib/lib.sh"
-lib_start "$0" "$@"
+tool_start test 'CACHE KSRC SERIES' -- "$0" "$@"
 OUT=$SCRATCH
 
 main() {

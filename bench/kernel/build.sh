@@ -31,12 +31,11 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/../lib/lib.sh"
 # shellcheck source=bench/lib/toolchain.sh
 . "$BENCH_DIR/lib/toolchain.sh"
-lib_start "$0" "$@"
+tool_start kernels 'CACHE KSRC SERIES JOBS CCACHE_DIR CC LLVM O ARCH CROSS_COMPILE KBUILD_OUTPUT' -- "$0" "$@"
 
 PATCH_DIR=$REPO_DIR/patches
-JOBS=${JOBS:-$(nproc)}
 
-export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+export CCACHE_DIR
 export CCACHE_BASEDIR=$CACHE
 export CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'

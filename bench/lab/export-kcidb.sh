@@ -10,15 +10,13 @@
 #
 #   export-kcidb.sh RESULTS_DIR > kcidb.json
 #
-# KCIDB_ORIGIN (default blkinject_bench; [a-z0-9_]+) is the CI system the
-# IDs name: a lab submits under its own.
+# KCIDB_ORIGIN (a setting, [a-z0-9_]+; its default blkinject_bench is the
+# table's) is the CI system the IDs name: a lab submits under its own.
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_start "$0" "$@"
-
-ORIGIN=${KCIDB_ORIGIN:-blkinject_bench}
+tool_start export 'CACHE KCIDB_ORIGIN' -- "$0" "$@"
 
 # prefixes DIR: a per-patch run's sources, {LABEL: {series_sha256,
 # patches}} (prefixes.txt says what each row is; each row's meta.json in
@@ -56,8 +54,7 @@ main() {
 	local dir=${1:-}
 	[[ $# -eq 1 && -n $dir ]] || die_bad_input "usage: export-kcidb.sh RESULTS_DIR (a directory with summary.json, e.g. results/<run>)"
 	[[ -f $dir/summary.json ]] || die_bad_input "$dir is not a results directory (no summary.json; bench/stats/summarise.sh makes one from runs.csv)"
-	[[ $ORIGIN =~ ^[a-z0-9_]+$ ]] || die_bad_input "KCIDB_ORIGIN=$ORIGIN: KCIDB origins are [a-z0-9_]+"
-	jq --arg origin "$ORIGIN" --argjson prefixes "$(prefixes "$dir")" '
+	jq --arg origin "$KCIDB_ORIGIN" --argjson prefixes "$(prefixes "$dir")" '
 		def clean: with_entries(select(.value != null and .value != ""));
 		def unit:
 			if . == "iops" then "IOPS"

@@ -39,7 +39,8 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/lava.sh"
 driver_start job -- "$0" "$@"
 DIE_STATUS=$STATUS_BAD_INPUT
-results_init
+plan_read ACCEL_USED
+hot_funcs_read
 
 LAB_DIR=$BENCH_DIR/lab
 
@@ -169,7 +170,7 @@ main() {
 	out=$1
 	shift
 	[[ ! -e $out ]] || die "$out exists already"
-	ACCEL=$(plan_get "$BIB_PLAN" ACCEL_USED)
+	ACCEL=$ACCEL_USED
 	[[ " $LAB_ACCELS " == *" $ACCEL "* ]] || die "ACCEL=$ACCEL: a lab's device type is $(one_line <<<"${LAB_ACCELS// /$'\n'}" | sed 's/ / or /')"
 	if [[ $# -gt 0 ]]; then ids=("$@"); else mapfile -t ids < <("$BENCH_DIR/run/bench.sh" --list | cut -d' ' -f1); fi
 	[[ ${#ids[@]} -gt 0 ]] || die "the plan has no jobs"

@@ -104,13 +104,13 @@ accel_class() {
 # accel_defaults ACCEL DRIVER: what "auto" stands for under ACCEL,
 # NAME=VALUE a line.  Where counts are exact one run decides.  Elsewhere
 # REPEATS stays auto for the matrix, whose driver takes the n at which its
-# gating rows are powered (bench.sh, benchstat plan); a view has no such
-# plan and takes 5.
+# gating rows are powered (bench.sh, benchstat plan); the views and make
+# perf on its own have no such plan and take 5.
 accel_defaults() {
 	if accel_exact "$1"; then
 		printf '%s\n' REPEATS=1 BOOTS=per-config FIO_RUNTIME=1 FIO_RAMP=200ms "GUEST_JOBS=$(nproc)"
 	else
-		[[ $2 != views ]] || echo REPEATS=5
+		[[ $2 != views && $2 != perf ]] || echo REPEATS=5
 		printf '%s\n' BOOTS=per-state FIO_RUNTIME=2 FIO_RAMP=500ms GUEST_JOBS=1
 	fi
 }

@@ -14,7 +14,8 @@
 # Sourcing this file defines functions (its own, bench/lib/catalog.sh's,
 # bench/lib/toolchain.sh's and bench/lib/accel.sh's) and nothing else.
 # Entry points:
-#   settings_resolve DRIVER [NAME=VALUE...]   0, or 2 (4) after printing the problems
+#   settings_resolve [-p PARENT] [-n NAMES] DRIVER [NAME=VALUE...]
+#                                              0, or 2 (4) after printing the problems
 #   settings_write_plan FILE                   the plan, KEY=VALUE a line
 #   settings_print                             NAME=VALUE  (from WHERE) a line
 #   settings_drivers                           the drivers, one a line
@@ -22,8 +23,11 @@
 # Layers, later ones win: the table's default; for the drivers of the
 # matrix bench/plan/jobs/default.job, then the job file JOB_FILE names; the
 # driver's own file; the environment (where make puts VAR=... of its
-# command line); NAME=VALUE arguments.  An empty value is an error except
-# for a list that may be empty (WORKLOADS=: none).
+# command line), or, for a driver another one runs, that one's plan (-p
+# PARENT: each value it did not take from the table; the environment is
+# not read); NAME=VALUE arguments.  An empty value is an error except for
+# a list that may be empty (WORKLOADS=: none).  With -n, only those of the
+# driver's settings (a tool's: bench/lib/plan.sh plan_need).
 
 # shellcheck source=bench/lib/catalog.sh
 . "${BASH_SOURCE[0]%/*}/catalog.sh"
@@ -36,10 +40,10 @@
 
 # st_init DRIVER: empty state, the registry loaded, the driver known.
 st_init() {
-	declare -g ST_REPO ST_DRIVER=$1 ST_OUT='' CATALOG_REPO=''
+	declare -g ST_REPO ST_DRIVER=$1 ST_OUT='' CATALOG_REPO='' ST_PARENT=${2:-} ST_PARENT_ACCEL='' ST_PARENT_USED=''
 	declare -ga ST_NAMES=() ST_ERRORS=() ST_SETUP=() ST_DERIVED=() ST_MINE=()
 	declare -gA ST_SCOPE=() ST_TYPE=() ST_DEFAULT=() ST_DRIVERS=() ST_WHAT=() ST_OLDOF=()
-	declare -gA ST_GROUP=() ST_VAL=() ST_FROM=() ST_FIXED=() ST_ORIGIN=() ST_UVAL=() ST_ALSO=() ST_VIEW=()
+	declare -gA ST_GROUP=() ST_VAL=() ST_FROM=() ST_FIXED=() ST_ORIGIN=() ST_UVAL=() ST_ALSO=() ST_VIEW=() ST_ONLY=()
 	catalog_dir ST_REPO repo
 	CATALOG_REPO=$ST_REPO
 	st_load_registry
@@ -96,7 +100,8 @@ settings_drivers() {
 # or its own file fixes it.
 st_reads() {
 	[[ -n ${ST_SCOPE[$1]:-} && ${ST_SCOPE[$1]} != recipe &&
-		(${ST_DRIVERS[$1]} == *" $ST_DRIVER "* || -n ${ST_ALSO[$1]:-}) ]]
+		(${ST_DRIVERS[$1]} == *" $ST_DRIVER "* || -n ${ST_ALSO[$1]:-}) ]] &&
+		{ ((${#ST_ONLY[@]} == 0)) || [[ -n ${ST_ONLY[$1]:-} ]]; }
 }
 
 # st_driver_names: the settings the driver reads, in the table's order
@@ -168,7 +173,8 @@ st_lookalike() {
 
 # st_user_names: the names a user gave, with where: NAME=VALUE arguments
 # (ST_ORIGIN "the command line"), make's command line (MAKEFLAGS after
-# "--"), the environment.
+# "--"), the environment; or instead of the last two the plan of the
+# command that runs this driver (st_parent_names).
 st_user_names() {
 	local kv n
 	local -a words
@@ -177,6 +183,10 @@ st_user_names() {
 		ST_ORIGIN[${BASH_REMATCH[1]}]="the command line"
 		ST_UVAL[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
 	done
+	if [[ -n $ST_PARENT ]]; then
+		st_parent_names
+		return
+	fi
 	while read -r n; do
 		[[ -z ${ST_ORIGIN[$n]:-} ]] || continue
 		ST_ORIGIN[$n]="the environment"
@@ -190,6 +200,37 @@ st_user_names() {
 	done
 }
 
+# st_parent_names: the values of the parent plan (-p) that did not come
+# from the table's defaults, as given by "the plan of DRIVER"; its ACCEL
+# and the accelerator it came to (the probe is not made again).
+st_parent_names() {
+	local line name pdriver='?'
+	local -A from=()
+	if [[ ! -f $ST_PARENT || ! -r $ST_PARENT ]]; then
+		st_err "-p $ST_PARENT: no such plan"
+		return
+	fi
+	while IFS= read -r line; do
+		case $line in
+		'#   '*': '*)
+			name=${line#'#   '}
+			from[${name%%: *}]=${name#*: }
+			;;
+		\#* | '') ;;
+		DRIVER=*) pdriver=${line#*=} ;;
+		ACCEL_USED=*) ST_PARENT_USED=${line#*=} ;;
+		[A-Z]*=*)
+			name=${line%%=*}
+			[[ $name != ACCEL ]] || ST_PARENT_ACCEL=${line#*=}
+			[[ -n ${ST_SCOPE[$name]:-} && ${ST_SCOPE[$name]} != recipe ]] || continue
+			[[ ${from[$name]:-the default} != "the default" && -z ${ST_ORIGIN[$name]:-} ]] || continue
+			ST_ORIGIN[$name]="the plan of $pdriver"
+			ST_UVAL[$name]=${line#*=}
+			;;
+		esac
+	done <"$ST_PARENT"
+}
+
 # st_check_names: a name a user gave that is not one of the driver's
 # settings but looks like one, an old name, or (given to this command on
 # its own or make's command line) another command's setting, is an error.
@@ -198,9 +239,11 @@ st_check_names() {
 	local n origin like
 	local -a mine=("${ST_MINE[@]}") names
 	# in name order, so that the same input gives the same messages
-	mapfile -t names < <(printf '%s\n' "${!ST_ORIGIN[@]}" | LC_ALL=C sort)
+	mapfile -t names < <(printf '%s\n' "${!ST_ORIGIN[@]}" | grep . | LC_ALL=C sort)
 	for n in "${names[@]}"; do
 		origin=${ST_ORIGIN[$n]}
+		# the calling command's settings that this one does not read
+		[[ $origin != "the plan of "* ]] || continue
 		! st_reads "$n" || continue
 		if [[ -n ${ST_OLDOF[$n]:-} ]] && st_reads "${ST_OLDOF[$n]}"; then
 			st_err "$n ($origin) is now ${ST_OLDOF[$n]}: one name for one thing everywhere"
@@ -853,6 +896,9 @@ st_cross_accel() {
 		# accelerator is the device type's, not this machine's
 		used=$accel
 		[[ $used != auto ]] || used=$(accel_counter)
+	elif [[ -n $ST_PARENT_USED && $accel == "$ST_PARENT_ACCEL" ]]; then
+		# the command that runs this one probed it
+		used=$ST_PARENT_USED
 	elif ! used=$(accel_choose "$accel" "$qemu" "$limit"); then
 		ST_SETUP+=("ACCEL='$accel' (${ST_FROM[ACCEL]:-the default}): $used")
 		return
@@ -890,35 +936,36 @@ st_cross_results() {
 st_cross() {
 	if st_reads STATES; then
 		st_cross_matrix
-	elif [[ $ST_DRIVER == views ]]; then
+	elif [[ $ST_DRIVER == views ]] && st_reads VIEWS; then
 		st_cross_views
 	fi
 	st_reads KSRC && st_cross_series KSRC SERIES
-	if [[ $ST_DRIVER == compare-series ]]; then
+	if [[ $ST_DRIVER == compare-series ]] && st_reads BASE_SERIES; then
 		st_cross_series BASE_KSRC BASE_SERIES
 		st_cross_series NEW_KSRC NEW_SERIES
 	fi
-	[[ $ST_DRIVER != per-patch || ${ST_VAL[SERIES]} != none ]] ||
+	[[ $ST_DRIVER != per-patch ]] || ! st_reads SERIES || [[ ${ST_VAL[SERIES]} != none ]] ||
 		st_bad SERIES "per-patch needs a series: none has no patches to attribute"
-	if [[ $ST_DRIVER == compare ]]; then
+	if [[ $ST_DRIVER == compare ]] && st_reads BASE; then
 		[[ -n ${ST_VAL[BASE]} && -n ${ST_VAL[NEW]} ]] || st_err "usage: make compare BASE=results/A NEW=results/B (both runs are needed)"
 		[[ -z ${ST_VAL[BASE]} || ${ST_VAL[BASE]} != "${ST_VAL[NEW]}" ]] ||
 			st_err "BASE and NEW are the same run (${ST_VAL[BASE]}): compare two runs"
 	fi
 	# perf's one workload is the counted job: it needs its reads
-	[[ $ST_DRIVER != perf || ${ST_VAL[FIO_IOS]} != 0 ]] ||
+	[[ $ST_DRIVER != perf ]] || ! st_reads FIO_IOS || [[ ${ST_VAL[FIO_IOS]} != 0 ]] ||
 		st_bad FIO_IOS "out of range: perf runs the counted fio job, want a whole number from 1 to 1000000000"
-	[[ $ST_DRIVER != fuzz ]] || catalog_is_feature_config "${ST_VAL[CONFIG]}" ||
+	[[ $ST_DRIVER != fuzz ]] || ! st_reads CONFIG || catalog_is_feature_config "${ST_VAL[CONFIG]}" ||
 		st_bad CONFIG "has no error injection to fuzz (configs with it: $(catalog_feature_configs | catalog_line))"
 	st_reads RUN_ID && st_cross_run_id
 	st_reads CC && st_cross_toolchain
 	st_reads ACCEL && st_cross_accel
-	st_reads RESULTS && [[ -n ${ST_VAL[CACHE]} ]] && st_cross_results
+	st_reads RESULTS && [[ -n ${ST_VAL[CACHE]:-} ]] && st_cross_results
 	return 0
 }
 
 # st_fill_defaults: values that follow from others: CCACHE_DIR in CACHE,
-# the build's JOBS, the sides of compare-series, the sources not given.
+# the build's JOBS, the two sides (compare-series, static), the sources
+# not given.
 st_fill_defaults() {
 	local side
 	if st_reads CCACHE_DIR && [[ ${ST_FROM[CCACHE_DIR]} == "the default" ]]; then
@@ -935,7 +982,7 @@ st_fill_defaults() {
 	if st_reads KSRC && [[ -z ${ST_VAL[KSRC]} ]]; then
 		ST_DERIVED+=(KSRC_KIND=debian)
 	fi
-	[[ $ST_DRIVER == compare-series ]] || return 0
+	st_reads BASE_KSRC || return 0
 	for side in BASE NEW; do
 		if [[ ${ST_FROM[${side}_KSRC]} == "the default" ]]; then
 			ST_VAL[${side}_KSRC]=${ST_VAL[KSRC]} ST_FROM[${side}_KSRC]="KSRC"
@@ -968,13 +1015,24 @@ st_needs_check() {
 # and checked; 0, or 2 after printing every problem on stderr (4 when
 # every problem is the machine's).
 settings_resolve() {
-	local n e
-	st_init "${1:-}"
+	local n e parent='' only=''
+	while [[ ${1:-} == -[pn] ]]; do
+		if [[ $1 == -p ]]; then parent=$2; else only=$2; fi
+		shift 2
+	done
+	st_init "${1:-}" "$parent"
 	shift || true
 	if ! st_driver_known; then
 		printf 'error: unknown driver %s (valid: %s)\n' "'$ST_DRIVER'" "$(settings_drivers | catalog_line)" >&2
 		return 2
 	fi
+	for n in $only; do
+		if ! st_reads "$n"; then
+			printf 'error: %s is not a setting of %s (bench/plan/settings.table)\n' "$n" "$ST_DRIVER" >&2
+			return 2
+		fi
+	done
+	for n in $only; do ST_ONLY[$n]=1; done
 	st_user_names "$@"
 	st_layers
 	st_check_names
@@ -998,12 +1056,9 @@ settings_resolve() {
 # table's order, "auto" replaced where the accelerator is known, then what
 # follows from them.
 st_plan_lines() {
-	local n kv used=''
+	local n
 	local -A auto=()
-	for kv in "${ST_DERIVED[@]}"; do [[ $kv != ACCEL_USED=* ]] || used=${kv#*=}; done
-	if [[ -n $used ]]; then
-		while IFS='=' read -r n kv; do auto[$n]=$kv; done < <(accel_defaults "$used" "$ST_DRIVER")
-	fi
+	st_auto auto
 	printf 'PLAN_VERSION=1\nDRIVER=%s\nREPO_DIR=%s\n' "$ST_DRIVER" "$ST_REPO"
 	for n in "${ST_MINE[@]}"; do
 		if [[ ${ST_VAL[$n]} == auto && -n ${auto[$n]:-} ]]; then
@@ -1043,10 +1098,36 @@ settings_write_plan() {
 	mv "$tmp" "$file"
 }
 
-# settings_print: each setting and where it came from, for a reader.
+# st_used: the accelerator the settings came to (ACCEL_USED), if known.
+st_used() {
+	local kv
+	for kv in "${ST_DERIVED[@]}"; do [[ $kv != ACCEL_USED=* ]] || printf '%s\n' "${kv#*=}"; done
+}
+
+# st_auto ARRAY: what auto stands for under st_used, NAME -> VALUE into
+# the associative ARRAY (nothing when it is not known).
+st_auto() {
+	local -n st_auto_into=$1
+	local n v used
+	used=$(st_used)
+	[[ -n $used ]] || return 0
+	# shellcheck disable=SC2034 # the caller's array, by name
+	while IFS="=" read -r n v; do st_auto_into["$n"]=$v; done < <(accel_defaults "$used" "$ST_DRIVER")
+}
+
+# settings_print: each setting and where it came from, for a reader; an
+# auto the accelerator settles, with what it stands for.
 settings_print() {
-	local n
+	local n used
+	local -A auto=()
+	st_auto auto
+	used=$(st_used)
 	for n in "${ST_MINE[@]}"; do
-		printf '%s=%s\t(%s)\n' "$n" "${ST_VAL[$n]}" "${ST_FROM[$n]}"
+		if [[ ${ST_VAL[$n]} == auto && -n ${auto[$n]:-} ]]; then
+			printf '%s=%s\t(%s: auto, under %s)\n' "$n" "${auto[$n]}" "${ST_FROM[$n]}" "$used"
+		else
+			printf '%s=%s\t(%s)\n' "$n" "${ST_VAL[$n]}" "${ST_FROM[$n]}"
+		fi
 	done
+	[[ -z $used ]] || printf 'ACCEL_USED=%s\t(ACCEL=%s on this machine)\n' "$used" "${ST_VAL[ACCEL]:-auto}"
 }

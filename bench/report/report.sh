@@ -11,8 +11,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_start "$0" "$@"
-results_init
+tool_start report 'CACHE THRESHOLD' -- "$0" "$@"
 # shellcheck source=bench/report/views.sh
 . "$BENCH_DIR/report/views.sh"
 # shellcheck source=bench/stats/round.sh
@@ -165,7 +164,7 @@ report_md() {
 	printf 'Command as recorded by the run:\n\n```\n%s\n```\n\n' "$(meta COMMAND)"
 	printf '%s\n\n' "$(accel_about "$(meta ACCEL)")"
 	printf 'Each row is compared with the baseline row `%s` on the same workload (bench/stats/README.md): deterministic metrics by their medians against the %s%% threshold, sampled ones by the exact Wilcoxon rank-sum test (Hodges-Lehmann shift, its confidence interval with the coverage achieved; Holm over the gating rows); random ones (perf sample shares, error counts under `chance`) are reported without a verdict.\n\n' \
-		"$(meta BASELINE)" "${THRESHOLD:-1}"
+		"$(meta BASELINE)" "$THRESHOLD"
 	if grep -q ',iops,' "$DIR/summary.csv"; then
 		printf '## IOPS\n\n'
 		table ',iops$'

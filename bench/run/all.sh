@@ -6,8 +6,9 @@
 #   all.sh [-h]
 #
 # The matrix is the job file JOB_FILE (default bench/plan/jobs/default.job);
-# settings in the environment override it and pass through to bench.sh
-# and perf.sh (CONFIGS, STATES, REPEATS, ACCEL, ...; bench.sh -h).  One
+# settings in the environment override it (CONFIGS, STATES, REPEATS,
+# ACCEL, ...; bench.sh -h), resolved once: bench.sh and perf.sh run on
+# this driver's plan.  One
 # progress line per step, builds and boots alike, with the whole job's
 # elapsed time and ETA.  Exit status 1 when a build or any boot failed
 # (after writing everything), 2 on bad input (bench/lib/status.sh).
@@ -18,11 +19,9 @@ shopt -s inherit_errexit
 driver_start all,quick -- "$0" "$@"
 
 no_arguments "$0" "$@"
-results_init
 # The settings are the resolved plan's (bench.sh keeps it in the run as
-# plan.env).
-plan_export "$BIB_PLAN"
-export CONFIGS
+# plan.env); bench.sh and perf.sh take the same plan.
+plan_read CONFIGS ACCEL_USED
 
 # build_estimate CONFIG: a stamped build only checks; else a cold build.
 build_key() {
@@ -45,7 +44,7 @@ write_plan() {
 			printf '%s %s\n' "$key" "$(step_estimate "$key" "$([[ $key == build-warm:* ]] && echo 3 || echo 450)")"
 		done
 		printf 'bench %s\n' $((n * 150))
-		if ! accel_counts "$(plan_get "$BIB_PLAN" ACCEL_USED)"; then
+		if ! accel_counts "$ACCEL_USED"; then
 			printf 'perf %s\n' $((n * 200))
 		fi
 		printf 'plots 5\nreport 2\n'
@@ -68,7 +67,7 @@ main() {
 	if accel_counts "$accel"; then
 		job_plan_replace perf </dev/null
 	else
-		RESULTS_DIR=$dir "$REPO_DIR/bench/run/perf.sh" || status=$?
+		plan_call perf RESULTS_DIR="$dir" -- "$REPO_DIR/bench/run/perf.sh" || status=$?
 	fi
 	job_step plots "plots"
 	"$REPO_DIR/plots/make-plots.sh" "$dir"

@@ -20,7 +20,8 @@
 #               README.md); the log says n and the power at 2% and 5%.
 #
 #   bench.sh [-h | --settings | --list | --job ID | --plan-job ID DIR]
-#     --settings  the settings in effect, NAME=VALUE a line
+#     --settings  the settings in effect and where each came from
+#                 (bench/plan/resolve --settings bench answers)
 #     --list      the boots of the matrix, one job a line: "ID SEQ CONFIG
 #                 REPEAT STATES" (SEQ: its place in the plan)
 #     --job ID    run one job; its piece of results (no summary) goes to
@@ -32,7 +33,9 @@
 #                 KEY=VALUE a line; for a lab that boots the job itself
 #                 (bench/lab/lava-jobs.sh)
 # Settings: the job file JOB_FILE (bench/plan/jobs/NAME.job or a path; default
-# default), each overridden by the environment variable of the same name:
+# default), each overridden by the environment variable of the same name,
+# resolved and checked before any work (bench/plan/settings.table has each
+# one's default; the values below are those of default.job and the table):
 #   CONFIGS="off on on-nojl nokey"   configs of the matrix
 #   STATES="key-off key-on-other rules-1 rules-10 rules-100 rules-1000 match-chance"
 #   BASELINE="off off"                the row every other is compared with
@@ -60,11 +63,15 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
+# what is in effect and where each came from: the resolver's answer
+if [[ ${1:-} == --settings && $# == 1 ]]; then
+	exec "$BENCH_DIR/plan/resolve" --settings bench
+fi
 driver_start bench,all,quick,job -- "$0" "$@"
 
 MODE=all JOB_ID='' PLAN_DIR=''
 case ${1:-} in
---settings | --list) MODE=${1#--} ;;
+--list) MODE=list ;;
 --job) MODE=job JOB_ID=${2:-} ;;
 --plan-job) MODE=job JOB_ID=${2:-} PLAN_DIR=${3:-} ;;
 '') ;;
@@ -74,14 +81,17 @@ esac
 [[ ${1:-} != --plan-job || -n $PLAN_DIR ]] || die_bad_input "usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)"
 [[ $MODE != job || -n $PLAN_DIR || ($# == 2 && -n $JOB_ID) ]] || die_bad_input "usage: bench.sh --job ID (bench.sh --list prints the IDs)"
 [[ $MODE == job || $# -le 1 ]] || die_bad_input "unexpected argument '$2' after $1"
-results_init
 # shellcheck source=bench/collect/fio.sh
 . "$BENCH_DIR/collect/fio.sh"
 # shellcheck source=bench/collect/plugin.sh
 . "$BENCH_DIR/collect/plugin.sh"
-# The settings are the resolved plan's, which the run keeps as plan.env.
+# The settings are the resolved plan's, which the run keeps as plan.env;
+# what auto stood for under the accelerator it chose is in it.
 MY_PLAN=$BIB_PLAN
-plan_export "$MY_PLAN"
+plan_read JOB_FILE CONFIGS STATES BASELINE WORKLOADS SOFTIRQ_WORKLOADS REPEATS BOOTS \
+	FIO_RUNTIME FIO_RAMP FIO_IOS PLUGIN PERF_RECORD SEED RUN_TIMEOUT GUEST_JOBS THRESHOLD \
+	PLAN_NOISE RUN_ID RESULTS_ROOT ACCEL_USED
+hot_funcs_read
 
 # states_of CONFIG: the states a config is measured in (a config without
 # the feature, such as off and off-layout, has one: off).
@@ -94,6 +104,7 @@ states_of() {
 # REPEATS times, shuffled with SEED.
 make_plan() {
 	local cfg state r
+	# shellcheck disable=SC2153 # BOOTS, read from the plan
 	if [[ $BOOTS == per-config ]]; then
 		for ((r = 1; r <= REPEATS; r++)); do
 			for cfg in $CONFIGS; do
@@ -193,13 +204,6 @@ reap() {
 	((status != STATUS_TIMEOUT)) || timed_out=$((timed_out + 1))
 }
 
-# settings: what the job file and the environment make of each setting.
-print_settings() {
-	local k
-	printf 'JOB_FILE=%s\n' "$(job_file_path "${JOB_FILE:-default}")"
-	for k in $JOB_KEYS; do printf '%s=%s\n' "$k" "${!k-auto}"; done
-}
-
 # choose_boots: what follows from the accelerator the plan chose
 # (bench/plan/resolve probed it, and put what "auto" stands for under it
 # into the plan: bench/lib/accel.sh accel_defaults).  Where counts are
@@ -207,8 +211,6 @@ print_settings() {
 # 0.1%, boots at once do not disturb each other) the counted job runs in
 # every state; elsewhere REPEATS=auto is the n that powers the matrix.
 choose_boots() {
-	ACCEL_USED=$(plan_get "$MY_PLAN" ACCEL_USED)
-	BOOTS=$(plan_get "$MY_PLAN" BOOTS)
 	if accel_counts "$ACCEL_USED"; then
 		COUNT_IOS=$FIO_IOS
 	else
@@ -231,18 +233,16 @@ gating_rows() {
 	echo "$rows"
 }
 
-# plan_repeats: REPEATS under kvm/tcg.  auto (unset) takes benchstat
+# plan_repeats: REPEATS where counts are not exact.  auto takes benchstat
 # plan's n; either way the log says what the matrix can show at that n.
 plan_repeats() {
-	local rows plan noise=${PLAN_NOISE:-1} thr=${THRESHOLD:-1} auto=''
-	[[ -n ${REPEATS:-} ]] || auto=' (auto)'
-	[[ $noise =~ ^[0-9]+([.][0-9]+)?$ && $thr =~ ^[0-9]+([.][0-9]+)?$ ]] ||
-		die_bad_input "PLAN_NOISE=$noise THRESHOLD=$thr: expected numbers (percent)"
+	local rows plan auto='' given=()
+	if [[ $REPEATS == auto ]]; then auto=' (auto)'; else given=(--repeats "$REPEATS"); fi
 	rows=$(gating_rows)
-	plan=$("$(benchstat_bin)" plan --rows "$rows" --noise "$noise" --threshold "$thr" \
-		${REPEATS:+--repeats "$REPEATS"}) || die "benchstat plan failed"
+	plan=$("$(benchstat_bin)" plan --rows "$rows" --noise "$PLAN_NOISE" --threshold "$THRESHOLD" \
+		${given[@]+"${given[@]}"}) || die "benchstat plan failed"
 	REPEATS_PLAN=$plan
-	REPEATS=${REPEATS:-$(sed -n 's/^n=\([0-9]*\) .*/\1/p' <<<"$plan")}
+	[[ -z $auto ]] || REPEATS=$(sed -n 's/^n=\([0-9]*\) .*/\1/p' <<<"$plan")
 	[[ $REPEATS =~ ^[1-9][0-9]*$ ]] || die "benchstat plan said '$plan'"
 	log "bench: REPEATS=$REPEATS$auto under $ACCEL_USED: $(plan_words "$plan")"
 }
@@ -261,11 +261,6 @@ plan_words() {
 main() {
 	local dir line plan_file
 	local -a boots
-	# what is in effect, checked or not (make reads CONFIGS from it)
-	if [[ $MODE == settings ]]; then
-		print_settings
-		return
-	fi
 	# shellcheck disable=SC2086 # a list of words
 	[[ $MODE != all ]] || check_built $CONFIGS
 	# shellcheck disable=SC2086
@@ -288,7 +283,7 @@ main() {
 		mapfile -t boots <"$plan_file"
 	fi
 	log "bench: accelerator $ACCEL_USED, $BOOTS boots"
-	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED${JOB_ID:+-$JOB_ID}}
+	[[ $RUN_ID != auto ]] || RUN_ID=$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED${JOB_ID:+-$JOB_ID}
 	dir=${PLAN_DIR:-$(results_root)/$RUN_ID}
 	[[ ! -e $dir ]] || die_bad_input "$dir exists already"
 	mkdir -p "$dir/raw"
@@ -331,7 +326,7 @@ start_meta() {
 	write_meta "$dir" "$ACCEL_USED" "$BENCH_COMMAND" "REPEATS=$REPEATS" "REPEATS_PLAN=${REPEATS_PLAN:-}" "SEED=$SEED" \
 		"FIO_RUNTIME=$FIO_RUNTIME" "FIO_RAMP=$FIO_RAMP" "WORKLOADS=$WORKLOADS" \
 		"SOFTIRQ_WORKLOADS=$SOFTIRQ_WORKLOADS" "BOOTS=$BOOTS" "FIO_IOS=$COUNT_IOS" "PLUGIN=$PLUGIN" \
-		"JOB_FILE=$(basename "$(job_file_path "${JOB_FILE:-default}")")"
+		"JOB_FILE=$(basename "$JOB_FILE")"
 	CONFIGS=$all
 	[[ $MODE != job ]] || meta_set "$dir" CONFIGS "$CONFIGS"
 	[[ $MODE != job ]] || meta_set "$dir" JOB_ID "$JOB_ID"

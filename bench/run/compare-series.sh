@@ -4,7 +4,8 @@
 # on bench/stats/compare.sh's regression table.
 #
 #   compare-series.sh [-h]
-# Settings (environment):
+# Settings (environment; bench/plan/drivers/compare-series.job and the
+# table hold their defaults):
 #   BASE_SERIES NEW_SERIES   a directory with a series file, or none
 #                            (default: SERIES, else patches/)
 #   BASE_KSRC NEW_KSRC       the source of each side (default: KSRC, else
@@ -13,9 +14,9 @@
 #                            (the paths of the design: key off, key on with
 #                            no rule on the target disk, one rule and many
 #                            on it, each visited by every I/O)
-#   WORKLOADS=randread-qd1
-#   FIO_RUNTIME=1 FIO_RAMP=200ms FIO_IOS=20000 HOT_FUNCS THRESHOLD=1
-#   RESULTS_ROOT=results  RUN_ID=<date>-compare-series
+#   WORKLOADS  FIO_RUNTIME  FIO_RAMP  FIO_IOS  HOT_FUNCS  THRESHOLD
+#   RESULTS_ROOT  RUN_ID (default <date>-compare-series)
+# Each side's build and run get a plan made from this one's (plan_call).
 # Output: RESULTS_ROOT/RUN_ID/{base,new}/, a run of bench.sh each, and the
 # table on stdout.  Exit status, only ever 0, 1 or 2: 0 no regression, 1 a
 # primary metric worse than THRESHOLD percent (any exact count of a
@@ -31,49 +32,32 @@ shopt -s inherit_errexit
 trap 'exit "$STATUS_BAD_INPUT"' ERR
 # On its own it resolves its settings first (bench/plan/run: exit 2 on bad
 # input, before a results directory is made or a tree extracted).
-if plan_for compare-series || [[ $# != 0 ]]; then
-	lib_start "$0" "$@"
-else
-	driver_start compare-series -- "$0"
-fi
+driver_start compare-series -- "$0" "$@"
 no_arguments "$0" "$@"
+plan_read CONFIGS BASE_KSRC NEW_KSRC BASE_SERIES NEW_SERIES RUN_ID RESULTS_ROOT
 
-export CONFIGS=${CONFIGS:-on} STATES=${STATES:-key-off key-on-other rules-1 rules-1000}
-export WORKLOADS=${WORKLOADS:-randread-qd1} FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms}
-export FIO_IOS=${FIO_IOS:-20000} SOFTIRQ_WORKLOADS='' REPEATS=1 BOOTS=per-config
-export ACCEL=tcg-icount PERF_RECORD=0 PLUGIN=1
-# shellcheck disable=SC2086 # a list of words
-BASELINE=${BASELINE:-${CONFIGS%% *} ${STATES%% *}}
-export BASELINE
-
-# side NAME KSRC SERIES: build and measure one side into $OUT/NAME.  An
-# empty KSRC or SERIES is the default, i.e. unset (bench.sh's resolver
-# refuses an empty value).
+# side NAME KSRC SERIES: build and measure one side into $OUT/NAME, each
+# on a plan made from this one's with the side's source (an empty KSRC is
+# Debian's, the default) and series.
 side() {
 	local name=$1
-	local -a src=()
+	local -a src=("SERIES=$3")
 	[[ -z $2 ]] || src+=("KSRC=$2")
-	[[ -z $3 ]] || src+=("SERIES=$3")
 	# shellcheck disable=SC2086 # a list of words
-	env -u KSRC -u SERIES "${src[@]}" "$BENCH_DIR/kernel/build.sh" build $CONFIGS >&2
-	env -u KSRC -u SERIES "${src[@]}" RESULTS_ROOT="$OUT" RUN_ID="$name" "$BENCH_DIR/run/bench.sh" >/dev/null
+	plan_call kernels "${src[@]}" CONFIGS="$CONFIGS" -- "$BENCH_DIR/kernel/build.sh" build $CONFIGS >&2
+	plan_call bench "${src[@]}" RESULTS_ROOT="$OUT" RUN_ID="$name" -- "$BENCH_DIR/run/bench.sh" >/dev/null
 }
 
 main() {
-	local base_ksrc=${BASE_KSRC:-${KSRC:-}} new_ksrc=${NEW_KSRC:-${KSRC:-}}
-	local base_series=${BASE_SERIES:-${SERIES:-}} new_series=${NEW_SERIES:-${SERIES:-}} status=0 s
-	# Both sides' names first: a typo on NEW must not cost BASE's boots.
-	for s in "$base_ksrc|$base_series" "$new_ksrc|$new_series"; do
-		(KSRC=${s%%|*} SERIES=${s#*|} DIE_STATUS=$STATUS_BAD_INPUT resolve_variant) || exit "$STATUS_BAD_INPUT"
-	done
-	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-compare-series}
+	local status=0
+	[[ $RUN_ID != auto ]] || RUN_ID=$(date -u +%Y%m%d-%H%M%S)-compare-series
 	OUT=$(results_root)/$RUN_ID
 	[[ ! -e $OUT ]] || die_bad_input "$OUT exists already"
 	mkdir -p "$OUT"
-	log "compare-series: base KSRC=${base_ksrc:-default} SERIES=${base_series:-patches}"
-	side base "$base_ksrc" "$base_series" || die "measuring the base failed: not measured (see $OUT/base)"
-	log "compare-series: new KSRC=${new_ksrc:-default} SERIES=${new_series:-patches}"
-	side new "$new_ksrc" "$new_series" || die "measuring the new side failed: not measured (see $OUT/new)"
+	log "compare-series: base KSRC=$BASE_KSRC SERIES=$BASE_SERIES (an empty KSRC: Debian's)"
+	side base "$BASE_KSRC" "$BASE_SERIES" || die "measuring the base failed: not measured (see $OUT/base)"
+	log "compare-series: new KSRC=$NEW_KSRC SERIES=$NEW_SERIES"
+	side new "$NEW_KSRC" "$NEW_SERIES" || die "measuring the new side failed: not measured (see $OUT/new)"
 	"$BENCH_DIR/stats/compare.sh" "$OUT/base" "$OUT/new" || status=$?
 	printf 'compare-series: %s (exit %d)\n' \
 		"$(case $status in 0) echo no regression ;; 1) echo REGRESSION ;; *) echo broken input ;; esac)" "$status"

@@ -18,20 +18,21 @@
 # and instructions_per_io from the vPMU, as workload count-randread-qd1-kvm
 # (its time is not icount's): REPEATS runs per row, the results
 # directory's own (bench.sh's n, so the gating cycles rows are as powered
-# as its IOPS rows), else REPEATS from the environment, else 5.
+# as its IOPS rows), else REPEATS (auto: 5).
 #
-# Settings: CONFIGS, STATES (as for bench.sh), PERF_REPEATS=2,
-# FIO_IOS=20000, RESULTS_DIR (add to an existing results directory instead
-# of making results/<date>-perf).  Exit status 1 when any run failed, after
-# writing everything.
+# Settings: CONFIGS, STATES (as for bench.sh), PERF_REPEATS, FIO_IOS,
+# RUN_TIMEOUT, RESULTS_DIR (add to an existing results directory instead
+# of making results/<date>-perf); bench/plan/settings.table has their
+# defaults.  Exit status 1 when any run failed, after writing everything.
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-driver_start perf,all,quick -- "$0" "$@"
+driver_start perf -- "$0" "$@"
 
 no_arguments "$0" "$@"
-results_init
+plan_read CONFIGS STATES PERF_REPEATS FIO_IOS RUN_TIMEOUT REPEATS RESULTS_DIR RUN_ID RESULTS_ROOT ACCEL_USED
+hot_funcs_read
 # shellcheck source=bench/collect/fio.sh
 . "$BENCH_DIR/collect/fio.sh"
 # shellcheck source=bench/collect/plugin.sh
@@ -39,9 +40,6 @@ results_init
 # shellcheck source=bench/collect/perf.sh
 . "$BENCH_DIR/collect/perf.sh"
 
-PERF_REPEATS=${PERF_REPEATS:-2}
-FIO_IOS=${FIO_IOS:-20000}
-RUN_TIMEOUT=${RUN_TIMEOUT:-900}
 WORKLOAD=count-randread-qd1
 
 # csv_rows SEQ CONFIG STATE REPEAT DIR ACCEL: runs.csv rows of one run
@@ -104,21 +102,19 @@ perf_runs() {
 }
 
 main() {
-	local accel dir rows=() runs=() cfg state rep reps id run_accel k seq failed=0 kvm_repeats
-	# the accelerator the plan chose (bench/plan/resolve probed it)
-	accel=$(plan_get "$BIB_PLAN" ACCEL_USED)
+	local accel=$ACCEL_USED dir rows=() runs=() cfg state rep reps id run_accel k seq failed=0 pmu_repeats
+	[[ $RUN_ID != auto ]] || RUN_ID=$(date -u +%Y%m%d-%H%M%S)-perf
 	if accel_counts "$accel"; then
-		[[ -z ${RESULTS_DIR:-} ]] || die_bad_input "under $accel bench.sh already counted in its own boots; RESULTS_DIR is for accelerators whose counts are not exact"
+		[[ -z $RESULTS_DIR ]] || die_bad_input "under $accel bench.sh already counted in its own boots; RESULTS_DIR is for accelerators whose counts are not exact"
 		log "perf: $accel: counts and perf record in one boot per config (bench.sh without timed workloads)"
-		WORKLOADS='' SOFTIRQ_WORKLOADS='' CONFIGS=$CONFIGS REPEATS=$PERF_REPEATS \
-			RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-perf} exec "$BENCH_DIR/run/bench.sh"
+		plan_call bench WORKLOADS= SOFTIRQ_WORKLOADS= REPEATS="$PERF_REPEATS" RUN_ID="$RUN_ID" -- "$BENCH_DIR/run/bench.sh"
+		return
 	fi
-	if [[ -n ${RESULTS_DIR:-} ]]; then
+	if [[ -n $RESULTS_DIR ]]; then
 		dir=$RESULTS_DIR
 		[[ -f $dir/runs.csv ]] || die_bad_input "$dir/runs.csv missing"
 		seq=$(tail -n +2 "$dir/runs.csv" | cut -d, -f1 | sort -n | tail -1)
 	else
-		RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-perf}
 		dir=$(results_root)/$RUN_ID
 		[[ ! -e $dir ]] || die_bad_input "$dir exists already"
 		mkdir -p "$dir/raw"
@@ -126,15 +122,15 @@ main() {
 		printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$dir/runs.csv"
 		seq=0
 	fi
-	kvm_repeats=$(meta_get "$dir" REPEATS)
-	[[ $kvm_repeats =~ ^[1-9][0-9]*$ ]] || kvm_repeats=${REPEATS:-5}
-	[[ $kvm_repeats =~ ^[1-9][0-9]*$ ]] || die_bad_input "REPEATS=$kvm_repeats: expected a number >= 1"
+	# the results directory's n, else the plan's
+	pmu_repeats=$(meta_get "$dir" REPEATS)
+	[[ $pmu_repeats =~ ^[1-9][0-9]*$ ]] || pmu_repeats=$REPEATS
 	meta_set "$dir" PERF_REPEATS "$PERF_REPEATS"
 	meta_set "$dir" FIO_IOS "$FIO_IOS"
 	meta_set "$dir" PERF_ACCELS "$(accel_counter)$(! accel_pmu "$accel" || echo " $accel")"
 	metrics_load "$(benchstat_bin)"
 	mapfile -t rows < <(matrix_rows)
-	mapfile -t runs < <(perf_runs "$accel" "$kvm_repeats")
+	mapfile -t runs < <(perf_runs "$accel" "$pmu_repeats")
 	accel_pmu "$accel" || log "perf: no vPMU under $accel: cycles are not measured (instruction counts come from the TCG plugin)"
 	job_plan_start "$dir/job-plan"
 	printf '%s\n' "${runs[@]}" | awk '{ print $1, $2 }' | job_plan_replace perf

@@ -63,20 +63,18 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/../lib/lib.sh"
 # On its own it resolves its settings first, as make views does (the
 # same configs either way; exit 2 on bad input, before any boot).
-if plan_for views || [[ $# == 0 || $1 == -* ]]; then
-	lib_start "$0" "$@"
+help_answer "$0" "$@"
+[[ $# -gt 0 ]] || die_bad_input "usage: bench/run/views.sh VIEW... (views: $(catalog_views | one_line), or all)"
+if plan_for views; then
+	driver_start views -- "$0" "$@"
 else
 	driver_start views VIEWS="$*" -- "$0" "$@"
 fi
-
+plan_read CONFIGS BASELINE VIEWS VIEW_STATES REPEATS FIO_RUNTIME FIO_RAMP SWITCH_CYCLES ERRCOST_IOS \
+	FIO_IOS POLL_TAGS RUN_TIMEOUT GUEST_JOBS RESULTS_DIR RUN_ID RESULTS_ROOT ACCEL_USED
 VIEWS_ALL="mq polled latency switch errcost footprint layout"
 LAYOUT_CONFIGS="off off-layout"
-[[ -z ${VIEW_CONFIGS:-} ]] || die_bad_input "VIEW_CONFIGS is now CONFIGS (one name for the configs everywhere)"
-CONFIGS=${CONFIGS:-off on}
 STATES="key-off key-on-other rules-1 rule-churn fail-all"
-BASELINE=${BASELINE:-"${CONFIGS%% *} off"}
-export CONFIGS STATES BASELINE
-results_init
 # shellcheck source=bench/collect/fio.sh
 . "$BENCH_DIR/collect/fio.sh"
 # shellcheck source=bench/collect/plugin.sh
@@ -90,16 +88,6 @@ results_init
 # shellcheck source=bench/collect/footprint.sh
 . "$BENCH_DIR/collect/footprint.sh"
 
-FIO_RUNTIME=${FIO_RUNTIME:-1}
-FIO_RAMP=${FIO_RAMP:-200ms}
-SWITCH_CYCLES=${SWITCH_CYCLES:-5}
-ERRCOST_IOS=${ERRCOST_IOS:-20000}
-FIO_IOS=${FIO_IOS:-20000}
-SEED=${SEED:-1}
-RUN_TIMEOUT=${RUN_TIMEOUT:-900}
-[[ -z ${VIEW_JOBS:-} ]] || die_bad_input "VIEW_JOBS is now GUEST_JOBS (one name with bench.sh)"
-POLL_TAGS=${POLL_TAGS:-128}
-[[ $POLL_TAGS =~ ^[1-9][0-9]*$ ]] || die_bad_input "POLL_TAGS=$POLL_TAGS: expected a number of tags (null_blk hw_queue_depth)"
 GATE_FUNC=submit_bio_noacct_nocheck
 # io_uring's worker entry: a request whose non-blocking issue failed (e.g.
 # no free tag) is issued again from an io-wq worker
@@ -112,7 +100,7 @@ usage() {
 view_states() {
 	local s
 	for s in $(view_states_all "$1"); do
-		[[ -z ${VIEW_STATES:-} || " $VIEW_STATES " == *" $s "* ]] && printf '%s ' "$s"
+		[[ -z $VIEW_STATES || " $VIEW_STATES " == *" $s "* ]] && printf '%s ' "$s"
 	done
 	echo
 }
@@ -319,15 +307,8 @@ main() {
 	# shellcheck disable=SC2086 # a list of words
 	[[ " ${views[*]} " != *" layout "* ]] || check_built $LAYOUT_CONFIGS
 	# the accelerator the plan chose (bench/plan/resolve probed it)
-	ACCEL_USED=$(plan_get "$BIB_PLAN" ACCEL_USED)
-	if accel_counts "$ACCEL_USED"; then
-		REPEATS=${REPEATS:-1} GUEST_JOBS=${GUEST_JOBS:-$(nproc)}
-		PLUGIN=$(plugin_so)
-	else
-		REPEATS=${REPEATS:-5} GUEST_JOBS=${GUEST_JOBS:-1}
-	fi
-	[[ $GUEST_JOBS =~ ^[1-9][0-9]*$ ]] || die_bad_input "GUEST_JOBS=$GUEST_JOBS: expected a number >= 1"
-	if [[ -n ${RESULTS_DIR:-} ]]; then
+	! accel_counts "$ACCEL_USED" || PLUGIN=$(plugin_so)
+	if [[ -n $RESULTS_DIR ]]; then
 		DIR=$RESULTS_DIR
 		[[ -f $DIR/runs.csv ]] || die_bad_input "$DIR/runs.csv missing"
 		[[ $(meta_get "$DIR" ACCEL) == "$ACCEL_USED" ]] || die_bad_input "$DIR was run under $(meta_get "$DIR" ACCEL), not $ACCEL_USED"
@@ -335,14 +316,13 @@ main() {
 		meta_set "$DIR" COMMAND "$(meta_get "$DIR" COMMAND); $(view_command "${views[@]}")"
 		for v in "${views[@]}"; do drop_view "$v"; done
 	else
-		RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED-views}
+		[[ $RUN_ID != auto ]] || RUN_ID=$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED-views
 		DIR=$(results_root)/$RUN_ID
 		[[ ! -e $DIR ]] || die_bad_input "$DIR exists already"
 		mkdir -p "$DIR/raw"
-		if plan_for views; then
-			cp "$BIB_PLAN" "$DIR/plan.env"
-		fi
-		write_meta "$DIR" "$ACCEL_USED" "$(view_command "${views[@]}")"
+		cp "$BIB_PLAN" "$DIR/plan.env"
+		# what its plugin counts: the gate (and io-wq's entry, for the punts)
+		HOT_FUNCS=$GATE_FUNC write_meta "$DIR" "$ACCEL_USED" "$(view_command "${views[@]}")"
 		printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$DIR/runs.csv"
 	fi
 	meta_set "$DIR" VIEWS "$(tr ' ' '\n' <<<"$(meta_get "$DIR" VIEWS) ${views[*]}" | awk 'NF && !s[$0]++' | tr '\n' ' ' | sed 's/ $//')"
@@ -397,7 +377,7 @@ drop_view() {
 # view_command VIEW...: the command line that reproduces this part of the run
 view_command() {
 	printf "GUEST_JOBS=%s CONFIGS='%s' VIEW_STATES='%s' REPEATS=%s FIO_RUNTIME=%s FIO_RAMP=%s SWITCH_CYCLES=%s ERRCOST_IOS=%s FIO_IOS=%s POLL_TAGS=%s ACCEL=%s bench/run/views.sh %s" \
-		"$GUEST_JOBS" "$CONFIGS" "${VIEW_STATES:-}" "$REPEATS" "$FIO_RUNTIME" "$FIO_RAMP" "$SWITCH_CYCLES" "$ERRCOST_IOS" \
+		"$GUEST_JOBS" "$CONFIGS" "$VIEW_STATES" "$REPEATS" "$FIO_RUNTIME" "$FIO_RAMP" "$SWITCH_CYCLES" "$ERRCOST_IOS" \
 		"$FIO_IOS" "$POLL_TAGS" "$ACCEL_USED" "$*"
 }
 

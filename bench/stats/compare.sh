@@ -34,8 +34,7 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/../lib/lib.sh"
 # Whatever fails unforeseen (a tool's own status, a signal) is exit 2.
 trap 'exit "$STATUS_BAD_INPUT"' ERR
-lib_start "$0" "$@"
-results_init
+tool_start compare 'CACHE THRESHOLD' -- "$0" "$@"
 
 broken() {
 	echo "compare: $*" >&2
@@ -71,7 +70,7 @@ main() {
 		"$base" "$base_accel" "$(meta_get "$base" GIT_COMMIT)" \
 		"$new" "$new_accel" "$(meta_get "$new" GIT_COMMIT)"
 	bin=$(benchstat_bin) || broken "cannot build benchstat"
-	"$bin" compare --threshold "${THRESHOLD:-1}" --base-accel "$base_accel" \
+	"$bin" compare --threshold "$THRESHOLD" --base-accel "$base_accel" \
 		--new-accel "$new_accel" --smp-workloads "$(smp_union "$base" "$new")" \
 		"$base/runs.csv" "$new/runs.csv" || status=$?
 	print_floors "$base" "$base_accel"

@@ -20,8 +20,7 @@ export CACHE=${CACHE:-$tmp/cache}
 . "$repo/tests/lib/assert.sh"
 # shellcheck source=bench/lib/lib.sh
 . "$repo/bench/lib/lib.sh"
-lib_start "$0" "$@"
-results_init
+tool_start test 'CACHE KSRC SERIES' -- "$0" "$@"
 
 # A committed full main run under icount (two repeats of every row, the
 # perf-qd1 counts): the cases below are written for its shape, so it is

@@ -46,8 +46,8 @@ copy_run() {
 record() {
 	# shellcheck source=bench/lib/lib.sh
 	. bench/lib/lib.sh
+	test_plan
 	lib_init
-	results_init
 	local d
 	for d in "$@"; do record_run "$d"; done
 }

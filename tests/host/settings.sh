@@ -222,6 +222,8 @@ BAD=$(
 2|GUEST_JOBS='65' (make's command line): out of range|$M boot-soak GUEST_JOBS=65
 2|unknown driver 'bogus' (valid: all bench |$R bogus
 2|'CONFIGS': want NAME=VALUE|$R bench CONFIGS
+2|VIEWS is not a setting of report|$R -n 'CACHE VIEWS' report
+2|-p $S/no-such-plan: no such plan|$R -p $S/no-such-plan bench
 ROWS_END
 )
 
@@ -256,6 +258,10 @@ GOOD=$(
 0|TESTS=001-readback 007-invalid|$P test TESTS='001-readback  007-invalid'
 0|ACCEL=tcg-icount|$P per-patch
 0|CONFIGS=peers|$P peers
+0|HOT_FUNCS=submit_bio_noacct_nocheck __blk_error_inject should_fail_bio|$P peers
+0|THRESHOLD=1|$R -n 'CACHE THRESHOLD' report
+0|#   WORKLOADS: the plan of per-patch|bench/plan/resolve -o $S/pp.plan per-patch && HOT_FUNCS=f $R -p $S/pp.plan bench CONFIGS=on BASELINE='on key-off'
+0|HOT_FUNCS=submit_bio_noacct_nocheck __blk_error_inject|bench/plan/resolve -o $S/pp.plan per-patch && HOT_FUNCS=f $R -p $S/pp.plan bench CONFIGS=on BASELINE='on key-off'
 0|THRESHOLD=0.5|$P compare-series THRESHOLD=0.5
 0|VIEW_LAYOUT_CONFIGS=off off-layout|$P views VIEWS=layout
 0|VIEW_MQ_GUEST=view-mq|$P views VIEWS=mq
@@ -396,8 +402,9 @@ check_view_files() {
 	done
 }
 
-# bench/plan/run, make's way in: the plan's words in place of @KEY@, the
-# settings not at their default exported with BIB_PLAN, nothing left.
+# bench/plan/run, make's way in: the plan's words in place of @KEY@,
+# BIB_PLAN set and no setting put into the environment (the scripts read
+# the plan), nothing left.
 check_run() {
 	local out
 	mkdir -p "$S/run-tmp"
@@ -407,11 +414,11 @@ check_run() {
 	}
 	out=$(run views VIEWS='mq polled' -- printf '[%s]' @VIEWS@ @VIEW_STATES@ x=@CONFIGS@)
 	check "plan/run: @KEY@ is the plan's words, none for an empty value (got: $out)" test "$out" == "[mq][polled][x=off on]"
-	out=$(run views -- bash -c 'echo "$CONFIGS|${VIEWS-unset}|$(sed -n "s/^DRIVER=//p" "$BIB_PLAN")"')
-	check "plan/run: a driver file's setting exported, a default not, BIB_PLAN set (got: $out)" test "$out" == "off on|unset|views"
-	out=$(run bench CONFIGS=on BASELINE='on key-off' -- bash -c 'echo "$CONFIGS|$BASELINE|$BENCH_COMMAND"')
+	out=$(run views -- bash -c 'echo "${CONFIGS-unset}|${VIEWS-unset}|$(sed -n "s/^DRIVER=//p" "$BIB_PLAN")|$(sed -n "s/^CONFIGS=//p" "$BIB_PLAN")"')
+	check "plan/run: no setting exported, BIB_PLAN set (got: $out)" test "$out" == "unset|unset|views|off on"
+	out=$(run bench CONFIGS=on BASELINE='on key-off' -- bash -c 'echo "$BENCH_COMMAND"')
 	check "plan/run: the given settings in BENCH_COMMAND (got: $out)" \
-		test "${out%%RESULTS_ROOT=*}" == 'on|on key-off|CONFIGS=on BASELINE=on\ key-off CACHE='"$S/cache "
+		test "${out%%RESULTS_ROOT=*}" == 'CONFIGS=on BASELINE=on\ key-off CACHE='"$S/cache "
 	local got=0
 	run -d bench CONFIGS= -- touch "$S/ran" >/dev/null || got=$?
 	check "plan/run: bad input is exit 2, before deps and the command" test "$got" == 2 -a ! -e "$S/ran"
@@ -421,7 +428,7 @@ check_run() {
 check_help() {
 	local out got=0
 	out=$(cd "$S/home" && "$REPO/bench/plan/resolve" -h) || got=$?
-	check "resolve -h prints its usage and exits 0" test "$got" == 0 -a -n "$(grep -F 'bench/plan/resolve [-o PLAN] DRIVER' <<<"$out")"
+	check "resolve -h prints its usage and exits 0" test "$got" == 0 -a -n "$(grep -F 'bench/plan/resolve [-p PARENT] [-n' <<<"$out")"
 	check "resolve -h makes nothing" test -z "$(ls -A "$S/home")"
 }
 

@@ -5,7 +5,7 @@
 # does not exist, exits 0, prints nothing, exports nothing, makes no CACHE
 # and no other file, and leaves the checkout as it was.  The work a script
 # needs (the cache made, the variant resolved, the job file read) is in
-# functions it calls: lib_init, results_init.
+# functions it calls: lib_init.
 #
 #   tests/host/sourcing.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail

@@ -70,8 +70,8 @@ with_globals() {
 	(
 		# shellcheck source=bench/lib/lib.sh
 		. "$REPO/bench/lib/lib.sh"
+		test_plan
 		lib_init
-		results_init
 		# shellcheck disable=SC2034 # read by summarise before it read meta.json
 		CONFIGS='nokey on' STATES='rules-1 key-off' BASELINE='on rules-1' SMP_WORKLOADS=randread-qd1
 		summarise "$1"
