@@ -97,24 +97,12 @@ side() {
 # value NAME: the value of variable NAME (for side ... value VARIANT_ROOT).
 value() { printf '%s\n' "${!1}"; }
 
-# source_dirs SRC: where a function of an x86 build can be defined.
-source_dirs() {
-	local d
-	for d in "$1"/*/; do
-		case $(basename "$d") in
-		arch | Documentation | LICENSES | samples | scripts | tools | usr) ;;
-		*) printf '%s\n' "${d%/}" ;;
-		esac
-	done
-	printf '%s/arch/x86\n' "$1"
-}
-
 # sources CONFIG: "FUNC FILE" for each HOT_FUNC, FILE a C file of the
 # config's tree with a line that starts its definition (the type, the name,
 # the parameters, no ';'), "FUNC -" when none has.  Kept beside the build
 # while the tree is the same.
 sources() {
-	local src out cache f file
+	local src out cache f
 	src=$(tree_dir "$(config_tree "$1")")
 	out=$(kernel_build_dir "$1")
 	cache=$out/.blkinject-sources
@@ -126,9 +114,7 @@ sources() {
 	{
 		printf '%s %s\n' "$(cat "$src/.blkinject-patches")" "$HOT_FUNCS"
 		for f in "${FUNCS[@]}"; do
-			mapfile -t file < <(source_dirs "$src" | xargs grep -rlE --include='*.c' \
-				"^([A-Za-z_][A-Za-z0-9_ *]*[ *])?$f\\([^;]*\$" 2>/dev/null | sort)
-			printf '%s %s\n' "$f" "$(printf '%s ' "${file[@]#"$src"/}" | sed 's/ $//; s/^$/-/')"
+			printf '%s %s\n' "$f" "$(tree_function_files "$src" "$f")"
 		done
 	} >"$cache.new"
 	mv "$cache.new" "$cache"

@@ -21,7 +21,7 @@ driver_start all,quick -- "$0" "$@"
 no_arguments "$0" "$@"
 # The settings are the resolved plan's (bench.sh keeps it in the run as
 # plan.env); bench.sh and perf.sh take the same plan.
-plan_read CONFIGS ACCEL_USED
+plan_read CONFIGS ACCEL_USED HOT_FUNCS
 
 # build_estimate CONFIG: a stamped build only checks; else a cold build.
 build_key() {
@@ -56,6 +56,8 @@ main() {
 	plan=$(mktemp)
 	job_plan_start "$plan"
 	write_plan "$JOB_PLAN"
+	# shellcheck disable=SC2086 # a list of words
+	"$BENCH_DIR/kernel/build.sh" functions main $HOT_FUNCS >/dev/null
 	for cfg in $CONFIGS; do
 		job_step "$(build_key "$cfg")" "build $cfg"
 		"$BENCH_DIR/kernel/build.sh" build "$cfg"

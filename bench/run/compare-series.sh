@@ -34,23 +34,45 @@ trap 'exit "$STATUS_BAD_INPUT"' ERR
 # input, before a results directory is made or a tree extracted).
 driver_start compare-series -- "$0" "$@"
 no_arguments "$0" "$@"
-plan_read CONFIGS BASE_KSRC NEW_KSRC BASE_SERIES NEW_SERIES RUN_ID RESULTS_ROOT
+plan_read CONFIGS BASE_KSRC NEW_KSRC BASE_SERIES NEW_SERIES RUN_ID RESULTS_ROOT HOT_FUNCS
 
 # side NAME KSRC SERIES: build and measure one side into $OUT/NAME, each
 # on a plan made from this one's with the side's source (an empty KSRC is
 # Debian's, the default) and series.
 side() {
 	local name=$1
-	local -a src=("SERIES=$3")
-	[[ -z $2 ]] || src+=("KSRC=$2")
+	local -a src
+	mapfile -t src < <(side_sources "$2" "$3")
 	# shellcheck disable=SC2086 # a list of words
 	plan_call kernels "${src[@]}" CONFIGS="$CONFIGS" -- "$BENCH_DIR/kernel/build.sh" build $CONFIGS >&2
 	plan_call bench "${src[@]}" RESULTS_ROOT="$OUT" RUN_ID="$name" -- "$BENCH_DIR/run/bench.sh" >/dev/null
 }
 
+# side_sources KSRC SERIES: side's plan args, "SERIES=... [KSRC=...]".
+side_sources() {
+	printf '%s\n' "SERIES=$2"
+	[[ -z $1 ]] || printf '%s\n' "KSRC=$1"
+}
+
+# undefined KSRC SERIES: the HOT_FUNCS no C file of that side's source
+# defines, one a line, sorted (its tree synced, nothing built).
+undefined() {
+	local -a src
+	mapfile -t src < <(side_sources "$1" "$2")
+	# shellcheck disable=SC2086 # a list of words
+	{ plan_call kernels "${src[@]}" -- "$BENCH_DIR/kernel/build.sh" functions main $HOT_FUNCS 2>/dev/null || :; } |
+		awk '$2 == "-" { print $1 }' | sort
+}
+
 main() {
-	local status=0
+	local status=0 base missing
 	[[ $RUN_ID != auto ]] || RUN_ID=$(date -u +%Y%m%d-%H%M%S)-compare-series
+	# every function to count is one of a side's source (a function the
+	# new series adds is counted where it is), before a build; one side
+	# after the other (two syncs of one tree at once would clobber it)
+	base=$(undefined "$BASE_KSRC" "$BASE_SERIES")
+	missing=$(comm -12 <(printf '%s\n' "$base") <(undefined "$NEW_KSRC" "$NEW_SERIES") | one_line)
+	[[ -z $missing ]] || die_bad_input "HOT_FUNCS: $missing: defined in no C file of either side's source: name functions of them"
 	OUT=$(results_root)/$RUN_ID
 	[[ ! -e $OUT ]] || die_bad_input "$OUT exists already"
 	mkdir -p "$OUT"
