@@ -99,7 +99,7 @@ ROWS=$(
 2|CONFIGS='bogus' (the environment): 'bogus' is not a config (valid: |CONFIGS=bogus bench/run/all.sh
 2|unknown argument 'bogus'|bench/run/peers.sh bogus
 2|VIEWS='mq bogus' (the command line): 'bogus' is not a view (valid: errcost footprint latency layout mq polled switch, or all)|bench/run/views.sh mq bogus
-2|usage: bench/run/views.sh VIEW... (views: |bench/run/views.sh
+2|usage: bench/run/views.sh [--list] VIEW... (views: |bench/run/views.sh
 2|POLL_TAGS='many' (the environment): not a whole number|POLL_TAGS=many bench/run/views.sh polled
 2|RESULTS='results/no-such-run' (make's command line): no such directory|make -s plots RESULTS=results/no-such-run
 2|RESULTS='results/no-such-run' (make's command line): no such directory|make -s disasm RESULTS=results/no-such-run

@@ -86,6 +86,7 @@ run_host_tests() {
 	host_test "sourcing a bench/lib library does nothing: no file, no output" bash "$TESTS_DIR/host/sourcing.sh"
 	host_test "one pipeline: every boot through boot_guest, every run under results_root" bash "$TESTS_DIR/host/pipeline.sh"
 	host_test "one default per setting, the table's; drivers hand on plans" bash "$TESTS_DIR/host/settings-defaults.sh"
+	host_test "a view is its recipe: one added as a recipe alone is planned and reported" bash "$TESTS_DIR/host/views.sh"
 	host_test "KCIDB export of a committed run" bash "$TESTS_DIR/export-kcidb.sh"
 	host_test "LAVA logs and results into rows; failed and malformed ones" bash "$TESTS_DIR/lava-results.sh"
 	host_test "coverage table of a fixture tracefile" bash "$REPO_DIR/tests/coverage-table-test.sh"

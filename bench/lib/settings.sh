@@ -19,6 +19,7 @@
 #   settings_write_plan FILE                   the plan, KEY=VALUE a line
 #   settings_print                             NAME=VALUE  (from WHERE) a line
 #   settings_drivers                           the drivers, one a line
+#   settings_recipe VIEW KEY                   a key of a view's recipe
 #
 # Layers, later ones win: the table's default; for the drivers of the
 # matrix bench/plan/jobs/default.job, then the job file JOB_FILE names; the
@@ -1072,15 +1073,33 @@ st_plan_lines() {
 }
 
 # st_plan_views: the recipe of each view VIEWS names, VIEW_NAME_KEY=VALUE,
-# so that the plan alone says how each view's boots run.
+# so that the plan alone says how each view's boots run; and VIEWS_CONFIGS,
+# every config they boot (a view's own, else CONFIGS), which make views
+# builds.
 st_plan_views() {
-	local v k up
+	local v k up configs=''
 	for v in ${ST_VAL[VIEWS]}; do
 		up=${v^^}
 		for k in DESCRIPTION GUEST CPUS CONFIGS STATES WORKLOADS ROW_PREFIX COUNT PARSERS NEEDS; do
 			printf 'VIEW_%s_%s=%s\n' "${up//-/_}" "$k" "${ST_VIEW[$v:$k]:-${ST_DEFAULT[$k]:-}}"
 		done
+		configs+=" ${ST_VIEW[$v:CONFIGS]:-${ST_VAL[CONFIGS]}}"
 	done
+	printf 'VIEWS_CONFIGS=%s\n' "$(tr ' ' '\n' <<<"$configs" | awk 'NF && !s[$0]++' | catalog_line)"
+}
+
+# settings_recipe VIEW KEY: KEY of VIEW's recipe (bench/plan/views/
+# VIEW.job, read as the resolver reads it), the table's default where the
+# recipe has none: what a run's report needs of a view that it did not
+# record.
+settings_recipe() {
+	local dir
+	# shellcheck disable=SC2034 # filled by st_read_job, by name
+	local -A st_view=()
+	st_init views
+	catalog_dir dir views
+	st_read_job "$dir/$1.job" view st_view
+	printf '%s\n' "${st_view[$2]:-${ST_DEFAULT[$2]:-}}"
 }
 
 # settings_write_plan FILE: the plan, written whole or not at all.  Never

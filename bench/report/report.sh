@@ -14,6 +14,8 @@ shopt -s inherit_errexit
 tool_start report 'CACHE THRESHOLD' -- "$0" "$@"
 # shellcheck source=bench/report/views.sh
 . "$BENCH_DIR/report/views.sh"
+# shellcheck source=bench/lib/settings.sh
+. "$BENCH_DIR/lib/settings.sh"
 # shellcheck source=bench/stats/round.sh
 . "$BENCH_DIR/stats/round.sh"
 # shellcheck source=bench/report/headline.sh

@@ -264,6 +264,7 @@ GOOD=$(
 0|HOT_FUNCS=submit_bio_noacct_nocheck __blk_error_inject|bench/plan/resolve -o $S/pp.plan per-patch && HOT_FUNCS=f $R -p $S/pp.plan bench CONFIGS=on BASELINE='on key-off'
 0|THRESHOLD=0.5|$P compare-series THRESHOLD=0.5
 0|VIEW_LAYOUT_CONFIGS=off off-layout|$P views VIEWS=layout
+0|VIEWS_CONFIGS=off on off-layout|$P views VIEWS='mq layout'
 0|VIEW_MQ_GUEST=view-mq|$P views VIEWS=mq
 0|RESULTS=__S__/made/run|printf '%s\n' $S/made/run >$S/made/runs-made && CACHE=$S/made $R plots
 ROWS_END
