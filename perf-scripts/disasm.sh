@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Static and live evidence of what the error-injection gate compiles to.
 #
-#   disasm.sh [-h] [CONFIG...]     default: $CONFIGS or off on on-nojl nokey
+#   disasm.sh [-h] [CONFIG...]     default: CONFIGS (bench/plan/drivers/disasm.job)
 #
 # For each built config: the disassembly of submit_bio_noacct_nocheck from
 # vmlinux up to a few instructions past the gate, with the jump-label site
@@ -14,7 +14,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../bench/lib/lib.sh"
-lib_start "$0" "$@"
+tool_start disasm 'CACHE KSRC SERIES CONFIGS' -- "$0" "$@"
 
 OUT=${OUT:-$CACHE/disasm.txt}
 FUNC=submit_bio_noacct_nocheck
@@ -83,7 +83,7 @@ live_bytes() {
 main() {
 	local cfg configs=("$@")
 	# shellcheck disable=SC2206 # a list of words
-	[[ ${#configs[@]} -gt 0 ]] || configs=(${CONFIGS:-off on on-nojl nokey})
+	[[ ${#configs[@]} -gt 0 ]] || configs=($CONFIGS)
 	check_configs "${configs[@]}"
 	mkdir -p "$(dirname "$OUT")"
 	{

@@ -16,13 +16,14 @@
 # while their key is off (a NOP, or a taken jump when the entry's branch
 # bit is set), registers renamed, code copied or moved out of line; and a
 # verdict on the idle path, the code that runs with every static key off.
-# Settings (environment):
+# Settings (environment, resolved and checked: bench/plan/settings.table):
+#   BASE_CONFIG NEW_CONFIG  the sides' configs when not given as arguments
 #   BASE_SERIES NEW_SERIES  BASE_KSRC NEW_KSRC   each side's series and
 #                 source (default SERIES and KSRC, as for bench/kernel/build.sh)
-#   BASE_LABEL NEW_LABEL   the sides' names (default: the configs, with
-#                 the series when the series differ)
-#   HOT_FUNCS     the functions (default: bench/lib/results.sh's)
-#   STATIC_CONTEXT=3   unchanged lines around each change ("all": every line)
+#   HOT_FUNCS     the functions
+#   STATIC_CONTEXT   unchanged lines around each change ("all": every line)
+# and, not settings, BASE_LABEL NEW_LABEL: the sides' names (default: the
+# configs, with the series when the series differ).
 # Output on stdout; with -o DIR also DIR/static.txt and DIR/static.csv
 # (one row per function).  Exit 0 with an answer, 1 when a build step
 # failed, 2 on bad input.
@@ -30,7 +31,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../bench/lib/lib.sh"
-lib_start "$0" "$@"
+tool_start static 'CACHE KSRC SERIES BASE_KSRC NEW_KSRC BASE_SERIES NEW_SERIES HOT_FUNCS STATIC_CONTEXT BASE_CONFIG NEW_CONFIG' -- "$0" "$@"
 
 DIE_STATUS=$STATUS_BAD_INPUT
 OUT_DIR=''
@@ -46,14 +47,9 @@ elif [[ ${1:-} == -o ]]; then
 	shift 2
 fi
 [[ $# == 0 || $# == 2 || -n ${MODE:-} ]] || die "usage: static.sh [-o DIR] [BASE_CONFIG NEW_CONFIG] (see -h)"
-BASE_CONFIG=${1:-off} NEW_CONFIG=${2:-on}
-HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject}
+[[ $# != 2 ]] || BASE_CONFIG=$1 NEW_CONFIG=$2
 read -r -a FUNCS <<<"$HOT_FUNCS"
-[[ ${#FUNCS[@]} -gt 0 ]] || die "HOT_FUNCS is empty: name the functions to compare"
-for f in "${FUNCS[@]}"; do
-	[[ $f =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || die "HOT_FUNCS: '$f' is not a function name"
-done
-CONTEXT=${STATIC_CONTEXT:-3}
+CONTEXT=$STATIC_CONTEXT
 [[ $CONTEXT == all ]] && CONTEXT=-1
 [[ $CONTEXT =~ ^-?[0-9]+$ ]] || die "STATIC_CONTEXT=$CONTEXT: a number of lines, or all"
 LISTING_AWK=$REPO_DIR/perf-scripts/static-listing.awk
@@ -62,21 +58,27 @@ trap 'rm -rf "$WORK"' EXIT
 
 # What resolve_variant decides for a side, resolved once per side
 # (resolve_side) and given to each command of that side, whose own
-# resolve_variant then has nothing to do.
-VARIANT_VARS=(KSRC SERIES KSRC_KIND KSRC_ID SERIES_DIR SERIES_ID VARIANT_ROOT VARIANT_NOSERIES_ROOT VARIANT_FOR)
+# resolve_variant then has nothing to do; and the side's plan, this one's
+# with the side's KSRC and SERIES, where build.sh reads them.
+VARIANT_VARS=(KSRC SERIES KSRC_KIND KSRC_ID SERIES_DIR SERIES_ID VARIANT_ROOT VARIANT_NOSERIES_ROOT VARIANT_FOR BIB_PLAN)
 declare -A SIDE_ENV=()
 
-# resolve_side NAME: resolve NAME's KSRC and SERIES (BASE_ or NEW_, else
-# KSRC and SERIES); exit 2 when either is not a source or a series.
+# resolve_side NAME: resolve NAME's KSRC and SERIES (BASE_ or NEW_: the
+# plan's, KSRC and SERIES unless given); exit 2 when either is not a
+# source or a series.
 resolve_side() {
 	local name=$1 ksrc series
+	local -a src=()
 	if [[ $name == base ]]; then
-		ksrc=${BASE_KSRC:-${KSRC:-}} series=${BASE_SERIES:-${SERIES:-}}
+		ksrc=$BASE_KSRC series=$BASE_SERIES
 	else
-		ksrc=${NEW_KSRC:-${KSRC:-}} series=${NEW_SERIES:-${SERIES:-}}
+		ksrc=$NEW_KSRC series=$NEW_SERIES
 	fi
+	src=("SERIES=$series")
+	[[ -z $ksrc ]] || src+=("KSRC=$ksrc")
+	plan_make "$WORK/$name.plan" kernels "${src[@]}" || exit "$STATUS_BAD_INPUT"
 	SIDE_ENV[$name]=$(
-		KSRC=$ksrc SERIES=$series VARIANT_FOR=''
+		KSRC=$ksrc SERIES=$series VARIANT_FOR='' BIB_PLAN=$WORK/$name.plan
 		resolve_variant
 		for v in "${VARIANT_VARS[@]}"; do printf '%s=%s\n' "$v" "${!v}"; done
 	) || exit "$STATUS_BAD_INPUT"
@@ -95,24 +97,12 @@ side() {
 # value NAME: the value of variable NAME (for side ... value VARIANT_ROOT).
 value() { printf '%s\n' "${!1}"; }
 
-# source_dirs SRC: where a function of an x86 build can be defined.
-source_dirs() {
-	local d
-	for d in "$1"/*/; do
-		case $(basename "$d") in
-		arch | Documentation | LICENSES | samples | scripts | tools | usr) ;;
-		*) printf '%s\n' "${d%/}" ;;
-		esac
-	done
-	printf '%s/arch/x86\n' "$1"
-}
-
 # sources CONFIG: "FUNC FILE" for each HOT_FUNC, FILE a C file of the
 # config's tree with a line that starts its definition (the type, the name,
 # the parameters, no ';'), "FUNC -" when none has.  Kept beside the build
 # while the tree is the same.
 sources() {
-	local src out cache f file
+	local src out cache f
 	src=$(tree_dir "$(config_tree "$1")")
 	out=$(kernel_build_dir "$1")
 	cache=$out/.blkinject-sources
@@ -124,9 +114,7 @@ sources() {
 	{
 		printf '%s %s\n' "$(cat "$src/.blkinject-patches")" "$HOT_FUNCS"
 		for f in "${FUNCS[@]}"; do
-			mapfile -t file < <(source_dirs "$src" | xargs grep -rlE --include='*.c' \
-				"^([A-Za-z_][A-Za-z0-9_ *]*[ *])?$f\\([^;]*\$" 2>/dev/null | sort)
-			printf '%s %s\n' "$f" "$(printf '%s ' "${file[@]#"$src"/}" | sed 's/ $//; s/^$/-/')"
+			printf '%s %s\n' "$f" "$(tree_function_files "$src" "$f")"
 		done
 	} >"$cache.new"
 	mv "$cache.new" "$cache"

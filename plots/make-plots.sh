@@ -16,8 +16,9 @@
 #
 # each as NAME.png and NAME.svg.  A figure whose metric is not in the data
 # is skipped with a "plots: ..., skipping NAME.png" line; one line is
-# printed per figure written.  Environment: PLOT_THRESHOLD (percent, the
-# shaded band of relative.png; default 1, benchstat's default threshold),
+# printed per figure written.  Settings: THRESHOLD (percent, the shaded
+# band of relative.png; resolved and checked, bench/plan/settings.table),
+# and in the environment
 # PLOT_TITLE_PREFIX (put before every figure's title), PLOTS_RANGES (a file: each
 # panel's drawn y range is appended to it as "figure|panel|metric|ymin|ymax",
 # for tests).
@@ -29,6 +30,11 @@ shopt -s inherit_errexit
 # shellcheck source=bench/lib/help.sh
 . "$(dirname "$0")/../bench/lib/help.sh"
 help_answer "$0" "$@"
+# shellcheck source=bench/lib/accel.sh
+. "$(dirname "$0")/../bench/lib/accel.sh"
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "$0")/../bench/lib/plan.sh"
+plan_need plots THRESHOLD -- "$0" "$@"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -42,12 +48,12 @@ results=$1
 outdir=${2:-$results/plots}
 summary=$results/summary.csv
 metafile=$results/meta.env
-threshold=${PLOT_THRESHOLD:-1}
+# shellcheck disable=SC2153 # read from the plan
+threshold=$THRESHOLD
 clip=${PLOT_REL_CLIP:-}
 
 [[ -d $results ]] || die "$results: not a directory"
 [[ -r $summary ]] || die "$summary: not found or not readable"
-[[ $threshold =~ ^[0-9]+([.][0-9]+)?$ ]] || die "PLOT_THRESHOLD=$threshold: not a non-negative number"
 if [[ -z $clip ]]; then
 	clip=$(awk -v t="$threshold" 'BEGIN { print (5 * t > 5 ? 5 * t : 5) }')
 fi
@@ -213,20 +219,20 @@ SUB_WIDTH=110
 # already classed their rows random), else, for runs made before the key,
 # the multi-queue view's mq-* (2 vCPUs).
 randomwl='' mqnote=''
-if [[ $accel == tcg-icount && -v meta[SMP_WORKLOADS] ]]; then
+if accel_exact "$accel" && [[ -v meta[SMP_WORKLOADS] ]]; then
 	# the listed workloads that have IOPS here, as an ERE of exact names
 	smpiops=$(awk -F, -v list="${meta[SMP_WORKLOADS]}" '
 		BEGIN { n = split(list, w, /[ \t]+/); for (i = 1; i <= n; i++) if (w[i] != "") l[w[i]] = 1 }
 		NR > 1 && $4 == "iops" && ($3 in l) && !seen[$3]++ { printf "%s%s", sep, $3; sep = " " }' "$summary")
 	if [[ -n $smpiops ]]; then
 		randomwl="^($(sed 's/[.+*?(){}$]/[&]/g; s/ /|/g' <<<"$smpiops"))\$"
-		mqnote="$smpiops: more than one vCPU under tcg-icount: IOPS depend on how the vCPUs interleave"
+		mqnote="$smpiops: more than one vCPU under $accel: IOPS depend on how the vCPUs interleave"
 		((${#mqnote} <= SUB_WIDTH)) ||
-			mqnote="SMP_WORKLOADS: more than one vCPU under tcg-icount: IOPS depend on how the vCPUs interleave"
+			mqnote="SMP_WORKLOADS: more than one vCPU under $accel: IOPS depend on how the vCPUs interleave"
 	fi
-elif [[ $accel == tcg-icount ]] && grep -q '^[^,]*,[^,]*,mq-' "$summary"; then
+elif accel_exact "$accel" && grep -q '^[^,]*,[^,]*,mq-' "$summary"; then
 	randomwl='^mq-'
-	mqnote="mq-*: 2 vCPUs under tcg-icount: IOPS depend on how the vCPUs interleave, not only on the code"
+	mqnote="mq-*: 2 vCPUs under $accel: IOPS depend on how the vCPUs interleave, not only on the code"
 fi
 # subtitle lines 1 and 2 of every figure (line 1: run id, accel, date)
 sub1="run $run_id, accel $accel, $date"
@@ -282,7 +288,7 @@ render() {
 	for i in 0 1 2 3; do
 		vars+="; sub$((i + 3))=$(gq "$(fit "${lines[i]:-}")")"
 	done
-	vars+="; accel=$(gq "$accel")"
+	vars+="; insn_time=$(accel_exact "$accel" && echo 1 || echo 0)"
 	for f in "$@"; do vars+="; $f"; done
 	vars+="; figname=$(gq "$name")"
 	for t in "$pngterm" svg; do

@@ -34,6 +34,8 @@ shopt -s inherit_errexit
 # shellcheck source=bench/lib/help.sh
 . "$(dirname "$0")/../bench/lib/help.sh"
 help_answer "$0" "$@"
+# shellcheck source=bench/lib/accel.sh
+. "$(dirname "$0")/../bench/lib/accel.sh"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [[ $# -ge 1 && $# -le 2 && $1 != -* ]] || help_usage "$0"
@@ -149,9 +151,9 @@ npanels=$(cat "$tmp/lat.n" 2>/dev/null || echo 0)
 if ((npanels > 0)); then
 	random=0 sub4=''
 	sub3="median of the runs; error bars: CI of the median where a row has one; 0: fio reported 0 ns"
-	if [[ $accel == tcg-icount ]]; then
+	if [[ $(accel_class "$accel" percentile) == random ]]; then
 		random=1
-		sub3="tcg-icount: guest ns = guest instructions; percentiles are random (fio histogram buckets)"
+		sub3="$accel: guest ns = guest instructions; percentiles are random (fio histogram buckets)"
 		sub4="open symbols: not comparable across rows, no verdict"
 	fi
 	for t in pngcairo svg; do

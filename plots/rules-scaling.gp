@@ -7,15 +7,15 @@
 # column per metric (insns_per_call, iops; those present).  Run by
 # make-plots.sh; variables: see common.gp, plus
 #   nrows, ncols   panel grid (PREFIX.rIcJ.{dat,ref,gp}, see reshape.awk)
-#   accel          for the IOPS axis label
+#   insn_time      1 where guest time counts instructions (the IOPS axis label)
 
-if (!exists("accel")) accel = ''
+if (!exists("insn_time")) insn_time = 0
 keykind = 'lp'
 load plotdir . '/common.gp'
 
 ylab(m) = (m eq 'insns_per_call') ? 'instructions per call' \
 	: (m eq 'blk_error_inject_insns_per_call') ? 'instructions per call' \
-	: (m eq 'iops') ? ((accel eq 'tcg-icount') ? 'IOPS (guest time = insn count)' : 'IOPS (I/O per second)') \
+	: (m eq 'iops') ? (insn_time ? 'IOPS (guest time = insn count)' : 'IOPS (I/O per second)') \
 	: m
 mname(m) = (m eq 'insns_per_call') ? 'instructions per call' \
 	: (m eq 'blk_error_inject_insns_per_call') ? '__blk_error_inject instructions per call' \

@@ -14,9 +14,6 @@
 # is also what plots/README.md shows.
 set -euo pipefail
 shopt -s inherit_errexit
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../bench/lib/help.sh"
-help_answer "$0" "$@"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 data=$here/testdata
@@ -26,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # shellcheck source=tests/lib/assert.sh
 . "$here/../tests/lib/assert.sh"
-
+help_answer "$0" "$@"
 
 eq() { [[ $1 == "$2" ]]; }
 not_exists() { [[ ! -e $1 ]]; }
@@ -358,10 +355,12 @@ check "no meta.env: exit 0 with a warning" eq "$rc:$(grep -c 'meta.env not found
 check "no meta.env: run id from the directory name; default OUT_DIR = RESULTS_DIR/plots" \
 	figure_ok "$r/my-run-42/plots" iops my-run-42 unknown "unknown date"
 
-run env PLOT_THRESHOLD=2 "$mp" "$data" "$tmp/thr"
-check "PLOT_THRESHOLD=2: band in the key" has "$tmp/thr/relative.svg" '±2% threshold'
-run env PLOT_THRESHOLD=abc "$mp" "$data" "$tmp/thr2"
-check "PLOT_THRESHOLD=abc: exit 2" eq "$rc" 2
+run env THRESHOLD=2 "$mp" "$data" "$tmp/thr"
+check "THRESHOLD=2: band in the key" has "$tmp/thr/relative.svg" '±2% threshold'
+run env THRESHOLD=abc "$mp" "$data" "$tmp/thr2"
+check "THRESHOLD=abc: exit 2" eq "$rc" 2
+run env PLOT_THRESHOLD=2 "$mp" "$data" "$tmp/thr3"
+check "PLOT_THRESHOLD, THRESHOLD's old name: exit 2 naming THRESHOLD" eq "$rc:$(grep -c 'PLOT_THRESHOLD (the environment) is now THRESHOLD' "$tmp/err")" 2:1
 
 # ---------------------------------------------------------------- errors
 r=$tmp/hdronly

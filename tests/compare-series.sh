@@ -23,7 +23,7 @@ shopt -s inherit_errexit
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 
 export CONFIGS=on WORKLOADS=randread-qd1 FIO_RUNTIME=1 FIO_RAMP=200ms
 export FIO_IOS=5000 RESULTS_ROOT=$SCRATCH

@@ -24,8 +24,7 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/lib/assert.sh"
 # shellcheck source=bench/lab/lava.sh
 . "$(dirname "$0")/../bench/lab/lava.sh"
-lib_start "$0" "$@"
-results_init
+tool_start test 'CACHE KSRC SERIES' -- "$0" "$@"
 DEVICE=$BENCH_DIR/lab/qemu-tcg-icount.yaml
 # A LAVA job ID names the dispatcher's scratch directory: one of its own
 # for each run, as other runs of the test may share the host.

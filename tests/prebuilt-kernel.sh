@@ -11,10 +11,10 @@ shopt -s inherit_errexit
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../bench/lib/lib.sh"
-lib_start "$0" "$@"
+tool_start test 'CACHE KSRC SERIES' -- "$0" "$@"
 OUT=$SCRATCH
 
 main() {

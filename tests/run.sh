@@ -24,20 +24,21 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../bench/lib/lib.sh"
-lib_start "$0" "$@"
+driver_start test -- "$0" "$@"
 # shellcheck source=bench/lib/guest-tests.sh
 . "$BENCH_DIR/lib/guest-tests.sh"
 guest_results_init
 
 TESTS_DIR=$GUEST_TESTS_DIR
-TEST_CONFIGS=${TEST_CONFIGS:-debug on}
+plan_read TEST_CONFIGS TESTS TEST_TIMEOUT
 
 # command_test KIND NAME COMMAND...: KIND/NAME passes when COMMAND exits 0.
+# A test runs its commands as a user does: without this command's plan.
 command_test() {
 	local name=$1/$2 logfile
 	shift 2
 	logfile=$(mktemp)
-	if "$@" >"$logfile" 2>&1; then
+	if (unset BIB_PLAN; "$@") >"$logfile" 2>&1; then
 		result "$name" PASS
 	else
 		result "$name" FAIL "(last lines below)"
@@ -55,17 +56,20 @@ runner_output() {
 	grep -E '^(run-guest: |--- )' "$2" | sed "s|$1/|OUT/|g"
 }
 
-# expect_runner NAME STATUS VERDICT_RE RUN-GUEST-ARGS...: the runner must
-# exit with STATUS, say VERDICT_RE and show the console's tail, and what
-# it says must be tests/runner/NAME.out (else TEST_RESULTS/runner/NAME.out.bad).
+# expect_runner NAME STATUS VERDICT_RE [SETTING=VALUE...] RUN-GUEST-ARGS...:
+# the runner (on this plan, with the SETTINGs) must exit with STATUS, say
+# VERDICT_RE and show the console's tail, and what it says must be
+# tests/runner/NAME.out (else TEST_RESULTS/runner/NAME.out.bad).
 expect_runner() {
 	local name=$1 want=$2 re=$3 out got=0 errlog bad diff=''
+	local -a settings=()
 	shift 3
+	while [[ ${1:-} =~ ^[A-Z][A-Z0-9_]*= ]]; do settings+=("$1"); shift; done
 	out=$CACHE/test-runs/runner-$name
 	bad=$(failed_files_dir runner)/$name.out.bad
 	errlog=$(mktemp)
 	rm -f "$bad"
-	"$BENCH_DIR/vm/run-guest" -c on -o "$out" "$@" >/dev/null 2>"$errlog" || got=$?
+	plan_call test ${settings[@]+"${settings[@]}"} -- "$BENCH_DIR/vm/run-guest" -c on -o "$out" "$@" >/dev/null 2>"$errlog" || got=$?
 	if ! runner_output "$out" "$errlog" | cmp -s - "$TESTS_DIR/runner/$name.out"; then
 		mkdir -p "${bad%/*}"
 		runner_output "$out" "$errlog" >"$bad"
@@ -94,7 +98,7 @@ run_runner_tests() {
 	printf 'while :; do :; done\n' >"$script"
 	expect_runner "hung-script" "$STATUS_TIMEOUT" 'verdict=timeout: guest script still running' -t 90 "$script"
 	expect_runner "kernel-panic" "$STATUS_FAILED" 'verdict=kernel panic' -k rdinit=/bin/false "$script"
-	QEMU_EXTRA_ARGS=-S expect_runner "hung-boot" "$STATUS_TIMEOUT" 'verdict=hung boot' -t 10 "$script"
+	expect_runner "hung-boot" "$STATUS_TIMEOUT" 'verdict=hung boot' QEMU_EXTRA_ARGS=-S -t 10 "$script"
 	rm -f "$script"
 }
 

@@ -18,11 +18,11 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
+BENCH_DIR=$TESTS_DIR/../bench
 # shellcheck source=tests/lib/assert.sh
 . "$TESTS_DIR/lib/assert.sh"
-BENCH_DIR=$TESTS_DIR/../bench
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
+test_init "$0" "$@"
+OUT=$SCRATCH
 
 export ACCEL=tcg-icount CONFIGS=on STATES='key-off rules-1' BASELINE='on key-off' REPEATS=2
 export WORKLOADS='' SOFTIRQ_WORKLOADS='' FIO_IOS=2000 PERF_RECORD=0 SEED=1

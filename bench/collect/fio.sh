@@ -5,7 +5,8 @@
 #
 #   collect_fio PREFIX FILE ACCEL   iops, lat_ns, lat_p50_ns, lat_p99_ns,
 #                                   lat_p999_ns, io_errors of the first job's
-#                                   reads; insns_per_io under tcg-icount
+#                                   reads; insns_per_io where guest time
+#                                   counts instructions (bench/lib/accel.sh)
 #   fio_ios FILE                    the reads fio completed (0: none or no file)
 #   fio_ok FILE                     FILE is a fio result with reads in it
 
@@ -27,7 +28,7 @@ fio_ok() {
 
 collect_fio() {
 	local prefix=$1 COLLECT_INPUT=$2 out m v
-	out=$(jq -r --arg p x --arg icount "$([[ $3 == tcg-icount ]] && echo 1)" \
+	out=$(jq -r --arg p x --arg icount "$(! accel_exact "$3" || echo 1)" \
 		-f "${BASH_SOURCE[0]%/*}/fio-rows.jq" "$2" 2>&1) ||
 		collect_bad "$2" "not fio JSON output (jq: $(sed -n 1p <<<"$out"))"
 	[[ -n $out ]] || collect_bad "$2" "no fio job in it"

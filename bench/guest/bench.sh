@@ -23,7 +23,6 @@ set -eu
 . /bench/state.sh
 
 COUNT_IOS=${COUNT_IOS:-0}
-PERF_RECORD=${PERF_RECORD:-0}
 MARK=0
 MARKS=/tmp/marks
 

@@ -9,8 +9,8 @@
 set -u
 # What counts as a kernel report: the runner's expression, in the image.
 SPLAT="($(cat /etc/kernel-report.ere))"
-seed=${FUZZ_SEED:-1}
-seconds=${FUZZ_SECONDS:-600}
+seed=$FUZZ_SEED
+seconds=$FUZZ_SECONDS
 log=/tmp/fuzz.log
 : >"$log"
 

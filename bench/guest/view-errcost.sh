@@ -16,8 +16,8 @@ fail-all)
 *) setup_state "$STATE" ;;
 esac
 # once to warm up (page tables, caches of the path), then the measured run
-clockio pread /dev/nullb0 "${ERRCOST_IOS:-20000}" >/dev/null
+clockio pread /dev/nullb0 "$ERRCOST_IOS" >/dev/null
 echo "=== clockio ==="
-clockio pread /dev/nullb0 "${ERRCOST_IOS:-20000}"
+clockio pread /dev/nullb0 "$ERRCOST_IOS"
 echo "=== end ==="
 unload_nullb

@@ -21,7 +21,7 @@ echo "switch: $(nproc) CPUs online" >&2
 load_nullb irqmode=0
 echo "=== switch ==="
 _i=0
-while [ $_i -lt "${SWITCH_CYCLES:-5}" ]; do
+while [ $_i -lt "$SWITCH_CYCLES" ]; do
 	timed enable nullb1 "add,op=READ,status=IOERR"
 	timed add nullb1 "add,op=READ,start=8,nr_sectors=8,status=IOERR"
 	timed add-other-disk nullb0 "add,op=READ,start=$SPARE_SECTOR,nr_sectors=8,status=IOERR"

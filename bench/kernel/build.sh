@@ -6,6 +6,10 @@
 #   build.sh check                  checkpatch each patch, build each prefix
 #                                   with on, with JUMP_LABEL=n and for i386
 #   build.sh defines TREE SYMBOL    exit 0 when TREE's Kconfig defines SYMBOL
+#   build.sh functions TREE FUNC... "FUNC FILE..." a line, the C files of
+#                                    TREE that define FUNC ("FUNC -": none);
+#                                    exit 2 naming those none defines (a
+#                                    HOT_FUNCS name to refuse before a build)
 #   build.sh objects CONFIG [OBJ...]  only OBJs of CONFIG: configure, make
 #                                    prepare, compile those the .config
 #                                    builds; print their paths
@@ -32,12 +36,11 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/../lib/lib.sh"
 # shellcheck source=bench/lib/toolchain.sh
 . "$BENCH_DIR/lib/toolchain.sh"
-lib_start "$0" "$@"
+tool_start kernels 'CACHE KSRC SERIES JOBS CCACHE_DIR CC LLVM O ARCH CROSS_COMPILE KBUILD_OUTPUT' -- "$0" "$@"
 
 PATCH_DIR=$REPO_DIR/patches
-JOBS=${JOBS:-$(nproc)}
 
-export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+export CCACHE_DIR
 export CCACHE_BASEDIR=$CACHE
 export CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
@@ -633,6 +636,32 @@ cmd_defines() {
 	kconfig_defines "$(tree_dir "$1")" "$2"
 }
 
+# cmd_functions TREE FUNC...: the files of the synced TREE that define each
+# FUNC; exit 2 when a FUNC has none (the plugin counts a function by its
+# place in System.map: one no source defines is never there).  The answers
+# are kept in the tree while its patches are the same (a search of the
+# tree takes seconds).
+cmd_functions() {
+	local tree=$1 src f files known missing=()
+	shift
+	cmd_tree "$tree" >&2
+	src=$(tree_dir "$tree")
+	known=$src/.blkinject-functions
+	[[ -f $known && $(head -n 1 "$known") == "$(cat "$src/.blkinject-patches")" ]] ||
+		cat "$src/.blkinject-patches" >"$known"
+	for f in "$@"; do
+		files=$(awk -v f="$f" 'NR > 1 && $1 == f { $1 = ""; sub(/^ /, ""); print; exit }' "$known")
+		if [[ -z $files ]]; then
+			files=$(tree_function_files "$src" "$f")
+			printf '%s %s\n' "$f" "$files" >>"$known"
+		fi
+		printf '%s %s\n' "$f" "$files"
+		[[ $files != - ]] || missing+=("$f")
+	done
+	((${#missing[@]} == 0)) ||
+		die_bad_input "HOT_FUNCS: ${missing[*]}: defined in no C file of the kernel source ($(kernel_source_name), series $(series_name)): name functions of it (the plugin counts a function by its address in System.map)"
+}
+
 main() {
 	local cmd=${1:-}
 	[[ $# -gt 0 ]] && shift
@@ -643,9 +672,10 @@ main() {
 	build) cmd_build "$@" ;;
 	check) [[ $# -eq 0 ]] || die_bad_input "usage: build.sh check (no arguments)"; cmd_check ;;
 	defines) [[ $# -eq 2 ]] || die_bad_input "usage: build.sh defines TREE CONFIG_SYMBOL"; cmd_defines "$@" ;;
+	functions) [[ $# -ge 2 ]] || die_bad_input "usage: build.sh functions TREE FUNC..."; cmd_functions "$@" ;;
 	objects) [[ $# -ge 1 ]] || die_bad_input "usage: build.sh objects CONFIG [OBJECT...]"; cmd_objects "$@" ;;
 	help) help_text ;;
-	*) die_bad_input "usage: build.sh tree NAME | build [CONFIG...] | check | defines TREE SYMBOL | objects CONFIG [OBJECT...] | check-vars" ;;
+	*) die_bad_input "usage: build.sh tree NAME | build [CONFIG...] | check | defines TREE SYMBOL | functions TREE FUNC... | objects CONFIG [OBJECT...] | check-vars" ;;
 	esac
 }
 

@@ -23,9 +23,11 @@
 #     -p PATH   the insncount plugin on the workers (default this cache's
 #               build; a device tagged insncount has one)
 #
-# Settings are bench.sh's: JOB_FILE and the environment (bench.sh -h).
-# ACCEL is the accelerator of the lab's device type: tcg-icount (the
-# default; our device: bench/lab/qemu-tcg-icount.yaml) or kvm.  The kernels
+# Settings are bench.sh's: JOB_FILE and the environment (bench.sh -h),
+# resolved as the job driver's: its boots run on the lab's devices, so
+# ACCEL is the accelerator of the lab's device type, not probed here:
+# tcg-icount (auto, the default; our device: bench/lab/qemu-tcg-icount.yaml)
+# or kvm.  The kernels
 # are this cache's builds, as for bench.sh --job; a host that builds none
 # unpacks bench/lab/pack-build.sh archives into CACHE first.  The jobs collect
 # their results with a "monitors" test action (bench/lab/lava-guest.sh says
@@ -35,7 +37,10 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lab/lava.sh
 . "$(dirname "$0")/lava.sh"
-lab_start "$0" "$@"
+driver_start job -- "$0" "$@"
+DIE_STATUS=$STATUS_BAD_INPUT
+plan_read ACCEL_USED
+hot_funcs_read
 
 LAB_DIR=$BENCH_DIR/lab
 
@@ -165,12 +170,8 @@ main() {
 	out=$1
 	shift
 	[[ ! -e $out ]] || die "$out exists already"
-	case ${ACCEL:-auto} in
-	auto) ACCEL=tcg-icount ;;
-	tcg-icount | kvm) ;;
-	*) die "ACCEL=$ACCEL: a lab's device type is tcg-icount or kvm" ;;
-	esac
-	export ACCEL
+	ACCEL=$ACCEL_USED
+	[[ " $LAB_ACCELS " == *" $ACCEL "* ]] || die "ACCEL=$ACCEL: a lab's device type is $(one_line <<<"${LAB_ACCELS// /$'\n'}" | sed 's/ / or /')"
 	if [[ $# -gt 0 ]]; then ids=("$@"); else mapfile -t ids < <("$BENCH_DIR/run/bench.sh" --list | cut -d' ' -f1); fi
 	[[ ${#ids[@]} -gt 0 ]] || die "the plan has no jobs"
 	for id in "${ids[@]}"; do

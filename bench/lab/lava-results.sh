@@ -31,7 +31,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lab/lava.sh
 . "$(dirname "$0")/lava.sh"
-lab_start "$0" "$@"
+lab_start lava-results 'CACHE RESULTS_ROOT' "$0" "$@"
 # shellcheck source=bench/collect/plugin.sh
 . "$BENCH_DIR/collect/plugin.sh"
 
@@ -118,7 +118,7 @@ value() {
 
 # fio_metrics: the metrics bench/collect/fio-rows.jq makes of a run, in its order.
 fio_metrics() {
-	jq -r --arg p x --arg icount "$([[ $ACCEL_USED == tcg-icount ]] && echo 1)" -f "$BENCH_DIR/collect/fio-rows.jq" \
+	jq -r --arg p x --arg icount "$(! accel_exact "$ACCEL_USED" || echo 1)" -f "$BENCH_DIR/collect/fio-rows.jq" \
 		<<<'{"jobs": [{"read": {"iops": 1, "clat_ns": {"mean": 1, "percentile": {}}}, "total_err": 0}]}' |
 		cut -d, -f2
 }
@@ -267,6 +267,8 @@ main() {
 	[[ -f $LOG && -r $LOG ]] || die "$LOG: no such file"
 	set_boot "$jobdir"
 	JOB_ID=$(meta_get "$jobdir/piece" JOB_ID)
+	# the functions the job's plugin counted: its piece's, not a setting here
+	read -r -a HOT_FUNC_LIST <<<"$(meta_get "$jobdir/piece" HOT_FUNCS)"
 	out=${out:-$(results_root)/$(meta_get "$jobdir/piece" RUN_ID)}
 	[[ ! -e $out ]] || die "$out exists already"
 	mkdir -p "$(dirname "$out")"

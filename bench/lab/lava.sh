@@ -7,13 +7,13 @@
 # shellcheck source=bench/lib/lib.sh
 . "${BASH_SOURCE[0]%/*}/../lib/lib.sh"
 
-# lab_start SCRIPT [ARG...]: a lab tool's start (lib_start), then bad input
-# as die's status (what a lab tool refuses is the pieces, results or
-# settings it was given) and the matrix of its settings (results_init).
+# lab_start DRIVER 'NAME...' SCRIPT [ARG...]: a lab tool's start
+# (tool_start: the settings NAME... of DRIVER's), then bad input as die's
+# status (what a lab tool refuses is the pieces, results or settings it
+# was given).
 lab_start() {
-	lib_start "$@"
+	tool_start "$1" "$2" -- "${@:3}"
 	DIE_STATUS=$STATUS_BAD_INPUT
-	results_init
 }
 
 # The jobs' monitors test action: its name (the results' suite), the line
@@ -29,6 +29,11 @@ LAVA_START='BLKINJECT-STAGE script'
 LAVA_END='BLKINJECT-EXIT rc='
 # shellcheck disable=SC2034
 LAVA_PATTERN='(?:BIB-LAVA|insncount) (?P<test_case_id>[\w./-]+) (?P<measurement>-?[0-9][0-9.eE+-]*) (?P<units>\w+)'
+
+# The accelerators a lab's device type boots with: our device
+# (bench/lab/qemu-tcg-icount.yaml) and a KVM one.
+# shellcheck disable=SC2034
+LAB_ACCELS="tcg-icount kvm"
 
 # Debian's Python, which has lava-dispatcher's modules and YAML (a python3
 # earlier on PATH, e.g. pyenv's, may have neither).

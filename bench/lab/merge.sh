@@ -20,7 +20,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lab/lava.sh
 . "$(dirname "$0")/lava.sh"
-lab_start "$0" "$@"
+lab_start merge 'CACHE RESULTS_ROOT RUN_ID' "$0" "$@"
 
 # What makes two pieces parts of one matrix run: the settings, the code
 # that measured (this project's commit, QEMU), and under kvm and tcg,
@@ -39,7 +39,8 @@ check_piece() {
 # check_same PIECE...: the pieces agree on the matrix and its plan.
 check_same() {
 	local first=$1 p k a b keys=$MATRIX_KEYS
-	[[ $(meta_get "$first" ACCEL) == tcg-icount ]] || keys+=" HOST_CPU HOST_NPROC"
+	# the host is in every number where guest time is the host's
+	! accel_host_time "$(meta_get "$first" ACCEL)" || keys+=" HOST_CPU HOST_NPROC"
 	for p in "$@"; do
 		for k in $keys; do
 			a=$(meta_get "$first" "$k") b=$(meta_get "$p" "$k")
@@ -100,7 +101,8 @@ main() {
 	check_same "$@"
 	check_jobs "$@"
 	check_builds "$@"
-	[[ -n $out ]] || out=$(results_root)/${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$(meta_get "$1" ACCEL)-merged}
+	[[ $RUN_ID != auto ]] || RUN_ID=$(date -u +%Y%m%d-%H%M%S)-$(meta_get "$1" ACCEL)-merged
+	[[ -n $out ]] || out=$(results_root)/$RUN_ID
 	[[ ! -e $out ]] || die "$out exists already"
 	mkdir -p "$out"
 	cp "$1/plan.txt" "$out/plan.txt"

@@ -15,7 +15,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_start "$0" "$@"
+tool_start pack 'CACHE KSRC SERIES' -- "$0" "$@"
 
 # What of build/CONFIG a run reads.
 BUILD_FILES=(.blkinject-stamp .config arch/x86/boot/bzImage include/config/kernel.release modroot System.map vmlinux)

@@ -5,18 +5,16 @@
 # sources it; sourcing it defines functions and constants and nothing
 # else: cache_init makes the cache.
 
-# cache_init: CACHE (default REPO_DIR/.cache) made, marked as ours and
-# made physical, and the variant of KSRC and SERIES resolved; exported
-# for the scripts this one runs.
+# cache_init: CACHE (the plan's) made, marked as ours and made physical,
+# and, for a script that read KSRC and SERIES (one that finds builds), their
+# variant resolved; exported for the scripts this one runs.
 cache_init() {
-	CACHE=${CACHE:-$REPO_DIR/.cache}
 	# The physical path, so that compiler paths match ccache's base directory.
 	mkdir -p "$CACHE"
 	# the mark that make clean-cache looks for before it removes anything
 	[[ -e $CACHE/.blkinject-cache ]] || : >"$CACHE/.blkinject-cache"
 	CACHE=$(cd "$CACHE" && pwd -P)
-	export CACHE
-	resolve_variant
+	[[ -z ${SERIES+set} ]] || resolve_variant
 }
 
 # check_built CONFIG...: die unless every CONFIG is a config with a finished
@@ -140,7 +138,7 @@ series_patches() {
 
 # series_identity: SERIES_DIR and its ID (a hash over the listed patches).
 series_identity() {
-	local s=${SERIES:-$REPO_DIR/patches} p patches
+	local s=$SERIES p patches
 	if [[ $s == none ]]; then
 		printf '%s none\n' "$s"
 		return

@@ -8,10 +8,10 @@
 # done).  Sourcing it defines functions and nothing else; a caller counts
 # results from zero with guest_results_init.
 #
-# Settings: TESTS (the tests to run, default every one), TEST_TIMEOUT
-# (seconds a boot may take, default 1800), TEST_RESULTS (where failed
-# tests' files go, default tests/results), GUEST_ENV ("K=V ..." for the
-# tests).
+# Settings, read by the caller from its plan (plan_read): TESTS (the tests
+# to run, empty: every one), TEST_TIMEOUT (seconds a boot may take).  And
+# from the environment, not settings: TEST_RESULTS (where failed tests'
+# files go, default tests/results), GUEST_ENV ("K=V ..." for the tests).
 
 # guest_results_init: PASSED, FAILED, SKIPPED and FAILURES, which result
 # counts in, from zero.
@@ -135,7 +135,7 @@ guest_boot() {
 	[[ $# -ne 1 ]] || { alone="$1: "; what="$1 alone"; }
 	gate=$(gate_site "$(kernel_build_dir "$cfg")" || true)
 	log "tests: booting $cfg for $what (gate site ${gate:-none})"
-	boot_guest "$out" -c "$cfg" -s 2 -t "${TEST_TIMEOUT:-1800}" \
+	boot_guest "$out" -c "$cfg" -s 2 -t "$TEST_TIMEOUT" \
 		-f "$GUEST_TESTS_DIR/block" -f "$GUEST_TESTS_DIR/lib" -e "BENCH_GATE_ADDR=$gate" -e "TESTS=$*" "${envs[@]}" \
 		"$GUEST_TESTS_DIR/guest/run-tests.sh" || status=$?
 	save_test_files "$out/result.log" "$saved"

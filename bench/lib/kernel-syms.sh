@@ -1,8 +1,9 @@
 # shellcheck shell=bash
-# Questions to a kernel build: where its error-injection gate is (the
-# jump-label site in submit_bio_noacct_nocheck) and the host tools that
-# read it.  Part of bench/lib/lib.sh, which sources it; sourcing it
-# defines functions and nothing else.
+# Questions to a kernel tree or build: the C files that define a function,
+# where the error-injection gate is (the jump-label site in
+# submit_bio_noacct_nocheck) and the host tools that read it.  Part of
+# bench/lib/lib.sh, which sources it; sourcing it defines functions and
+# nothing else.
 
 # host_tool NAME: the host tool perf-scripts/NAME.c, built into the cache
 # under the hash of its source (checkouts of other commits may share the
@@ -16,6 +17,29 @@ host_tool() {
 		mv -f "$tool.$$" "$tool"
 	fi
 	printf '%s\n' "$tool"
+}
+
+# tree_source_dirs SRC: where a function of an x86 build can be defined.
+tree_source_dirs() {
+	local d
+	for d in "$1"/*/; do
+		case $(basename "$d") in
+		arch | Documentation | LICENSES | samples | scripts | tools | usr) ;;
+		*) printf '%s\n' "${d%/}" ;;
+		esac
+	done
+	printf '%s/arch/x86\n' "$1"
+}
+
+# tree_function_files SRC FUNC: the C files of the tree SRC (relative to
+# it, one line, "-" for none) with a line that starts FUNC's definition:
+# the type, the name, the parameters, no ';'.
+tree_function_files() {
+	local -a file
+	mapfile -t file < <(tree_source_dirs "$1" | xargs grep -rlE --include='*.c' \
+		"^([A-Za-z_][A-Za-z0-9_ *]*[ *])?$2\\([^;]*\$" 2>/dev/null | sort)
+	printf '%s ' "${file[@]#"$1"/}" | sed 's/ $//; s/^$/-/'
+	echo
 }
 
 # gate_entry BUILD_DIR: "ADDRESS BRANCH" of the blk_error_injection_enabled

@@ -9,9 +9,10 @@
 # script's start, errors, a guest's boot and the job's command line.
 #
 # Sourcing this file defines functions and constants and nothing else: no
-# directory made, nothing printed, nothing exported.  A script that uses
-# the cache, the progress lines or the kernel variant starts with
-# lib_start (driver_start for a driver of the pipeline).
+# directory made, nothing printed, nothing exported.  A script starts with
+# one call: driver_start (a driver of bench/run: its plan, then the cache)
+# or tool_start (any other script that reads a setting: those it reads,
+# from a plan, then the cache).
 
 # shellcheck source=bench/lib/help.sh
 . "$(dirname "${BASH_SOURCE[0]}")/help.sh"
@@ -37,46 +38,66 @@ REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
 . "$BENCH_DIR/lib/boot.sh"
 
 # lib_init [ARG...]: what a script that works in the cache needs first:
-# the cache made and the variant of KSRC and SERIES resolved (cache_init),
-# the job's start (log_init), BENCH_COMMAND from the settings and ARGs,
-# the script's arguments (bench_command).  Exported for the scripts it
+# CACHE, and KSRC and SERIES where its plan has them (a command that finds
+# builds), from the plan; the cache made and the variant of KSRC and
+# SERIES resolved (cache_init), the job's start (log_init), BENCH_COMMAND
+# from the script and ARGs (bench_command).  Exported for the scripts it
 # runs.
 lib_init() {
+	plan_read CACHE
+	! plan_has KSRC SERIES || plan_read KSRC SERIES
 	cache_init
 	log_init
 	bench_command "$@"
 }
 
-# lib_start SCRIPT [ARG...]: a script's start: SCRIPT's help on -h or
-# --help (and nothing else), else lib_init ARG...
-lib_start() {
+# driver_start DRIVER[,DRIVER...] [NAME=VALUE...] -- SCRIPT [ARG...]: a
+# driver's start: its help on -h; then its settings, as under make: run
+# on its own (or by a test) it goes again through the resolver, which
+# exits 2 on bad input before anything is made (plan_first); another
+# driver hands it a plan of its own (plan_call); then lib_init ARG...
+# The driver reads each setting from the plan (plan_read).
+driver_start() {
+	local -a start=()
+	split_at_dashes start "$@"
+	set -- "${@:${#start[@]}+2}"
 	help_answer "$@"
+	plan_first "${start[@]}" -- "$@"
 	shift
 	lib_init "$@"
 }
 
-# driver_start DRIVER[,DRIVER...] [NAME=VALUE...] -- SCRIPT [ARG...]: a
-# driver's start: its help on -h; then its settings, as under make: run
-# on its own (or by another driver with settings of its own: perf, peers,
-# per-patch, compare-series) it goes again through the resolver, which
-# exits 2 on bad input before anything is made (plan_first); then
-# lib_init ARG...
-driver_start() {
-	local driver_settings=() arg
-	while [[ $# -gt 0 ]]; do
-		arg=$1
+# split_at_dashes ARRAY WORD... -- REST...: the WORDs before "--" into
+# ARRAY (the caller then drops them and the "--": ${@:${#ARRAY[@]}+2}).
+split_at_dashes() {
+	local -n split_into=$1
+	shift
+	split_into=()
+	while [[ $# -gt 0 && $1 != -- ]]; do
+		split_into+=("$1")
 		shift
-		[[ $arg != -- ]] || break
-		driver_settings+=("$arg")
 	done
+}
+
+# tool_start DRIVER 'NAME...' [NAME=VALUE...] -- SCRIPT [ARG...]: a tool's
+# start: its help on -h; then NAMEs, the settings it reads (of DRIVER's),
+# from the plan of the command that runs it or resolved for it alone
+# (plan_need); then lib_init ARG...  NAMEs hold CACHE, and KSRC and
+# SERIES where it finds a build.
+tool_start() {
+	local driver=$1 names=$2
+	local -a tool_settings=()
+	shift 2
+	split_at_dashes tool_settings "$@"
+	set -- "${@:${#tool_settings[@]}+2}"
 	help_answer "$@"
-	plan_first "${driver_settings[@]}" -- "$@"
+	plan_need "$driver" "$names" ${tool_settings[@]+"${tool_settings[@]}"} -- "$@"
 	shift
 	lib_init "$@"
 }
 
 # no_arguments SCRIPT [ARG...]: SCRIPT (a driver) takes its settings from
-# the environment, so any ARG is bad input.
+# its plan (the environment, NAME=VALUE of make), so any ARG is bad input.
 no_arguments() {
 	local name=${1##*/}
 	[[ $# -le 1 ]] || die_bad_input "unknown argument '$2' ($name takes settings from the environment; see $name -h)"
@@ -154,19 +175,12 @@ guest_env() {
 	done
 }
 
-# The command line that started this job, for meta.env: BENCH_COMMAND when
-# make (or another driver) says what was run, else the settings given in
-# the environment and the script.
-SETTINGS_VARS="CONFIGS STATES WORKLOADS SOFTIRQ_WORKLOADS REPEATS PLAN_NOISE THRESHOLD BOOTS PLUGIN PERF_RECORD FIO_IOS FIO_RUNTIME FIO_RAMP ACCEL SEED BASELINE PERF_REPEATS RUN_ID RUN_TIMEOUT RESULTS_ROOT RESULTS_DIR"
-
-# bench_command [ARG...]: BENCH_COMMAND, unless already set, from the
-# settings in the environment, the script ($0) and ARGs.
+# bench_command [ARG...]: BENCH_COMMAND, the command line that started
+# this job (meta.json's COMMAND), unless make or bench/plan/run said it
+# (with the settings the user gave), from the script ($0) and ARGs.
 bench_command() {
 	[[ -z ${BENCH_COMMAND:-} ]] || return 0
 	BENCH_COMMAND=$(
-		for v in $SETTINGS_VARS; do
-			[[ -z ${!v+set} ]] || printf '%s=%q ' "$v" "${!v}"
-		done
 		printf '%s' "${0#"$REPO_DIR"/}"
 		for a in "$@"; do printf ' %q' "$a"; done
 	)

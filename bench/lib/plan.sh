@@ -2,29 +2,44 @@
 # Reading a plan, the file bench/plan/resolve writes: KEY=VALUE a line,
 # "#" comments.  A value runs to the end of its line and is taken as it
 # is: the plan is never sourced or evaluated, so nothing in a value (a
-# quote, a $, a glob) can run or expand.
+# quote, a $, a glob) can run or expand.  This is how every script reads
+# a setting: never from the environment, never with a default of its own
+# (the defaults are bench/plan/settings.table's and the job files').
 #
 # Sourcing this file defines functions and nothing else.
 #   plan_load FILE        every KEY into the associative array PLAN; 2 on
 #                         a file that is not a plan
 #   plan_get FILE KEY     one value on stdout; 1 when KEY is not there
-#   plan_export FILE [set]  every setting of the plan into the environment,
-#                         for the scripts that read their settings there;
-#                         with "set", only those not at the table's default
-#                         (the scripts' defaults are the same), so that a
-#                         driver another one calls is not handed settings
-#                         nobody gave
-#   plan_for DRIVER...    BIB_PLAN (bench/plan/run's) is a plan of one of
-#                         these drivers, not of a command that called this
-#                         one with settings of its own (per-patch, a test)
+#   plan_read NAME...     each NAME, a setting the plan BIB_PLAN holds, into
+#                         the shell variable NAME (what a script reads)
+#   plan_has NAME...      BIB_PLAN holds every NAME
 #   plan_given FILE       NAME=VALUE (shell-quoted) of each setting a user
 #                         gave (not a default, not a job file), one a line
+#   plan_for DRIVER...    BIB_PLAN (bench/plan/run's) is a plan of one of
+#                         these drivers, not of a command that called this
+#                         one with settings of its own (a test)
 #   plan_first DRIVER[,DRIVER...] [NAME=VALUE...] -- SCRIPT [ARG...]
 #                         a driver's first act: when BIB_PLAN is not a plan
 #                         of these drivers, run SCRIPT ARG... again through
 #                         bench/plan/run as the first DRIVER (its settings
 #                         resolved and checked, exit 2 on bad input, as
 #                         under make); else return
+#   plan_need DRIVER 'NAME...' [NAME=VALUE...] -- SCRIPT [ARG...]
+#                         a tool's first act: NAMEs are the settings it
+#                         reads (DRIVER's); from BIB_PLAN when it holds
+#                         them (a driver ran the tool), else SCRIPT runs
+#                         again through bench/plan/run with only those
+#                         resolved and checked; then plan_read NAME...
+#   plan_make FILE DRIVER [NAME=VALUE...]
+#                         FILE, a plan of DRIVER made from BIB_PLAN's and
+#                         the NAME=VALUEs (for a script that switches plans
+#                         itself: export BIB_PLAN=FILE)
+#   plan_call DRIVER [NAME=VALUE...] -- COMMAND [ARG...]
+#                         COMMAND (a driver or tool another one runs) with
+#                         a plan of DRIVER made from this one's and the
+#                         NAME=VALUEs: a driver hands the plan on, never
+#                         the environment
+#   plan_jobs BOOTS       the boots of bench.sh's plan with their job IDs
 
 plan_load() {
 	local file=$1 line key n=0
@@ -56,30 +71,36 @@ plan_get() {
 		END { if (f) print v; exit !f }' "$1"
 }
 
-# plan_export FILE: the plan's settings as exported variables, replacing
-# what the environment held.  An empty value or "auto" unsets the name
-# (the scripts read both as "choose"), except the lists where empty means
-# none and ACCEL, whose auto the runner resolves.  What the resolver
-# derived (DRIVER, TOOLCHAIN, a view's recipe) and kbuild's own names
-# (the user's, passed on as they were) are left alone.
-plan_export() {
-	local key
-	local -A default=()
-	plan_load "$1" || return
-	if [[ ${2:-} == set ]]; then
-		while read -r key; do default[$key]=1; done < <(sed -n 's/^#   \([A-Z][A-Z0-9_]*\): the default$/\1/p' "$1")
+# plan_loaded: PLAN holds BIB_PLAN (loaded once a process).
+plan_loaded() {
+	if [[ -z ${BIB_PLAN:-} ]]; then
+		printf 'error: %s: no plan (BIB_PLAN): a script takes its settings from bench/plan/run\n' "${0##*/}" >&2
+		return 2
 	fi
-	for key in "${!PLAN[@]}"; do
-		[[ -z ${default[$key]:-} ]] || continue
-		case $key in
-		PLAN_VERSION | DRIVER | REPO_DIR | KSRC_KIND | TOOLCHAIN | ACCEL_USED | VIEW_*_*) continue ;;
-		CC | LLVM | O | ARCH | CROSS_COMPILE | KBUILD_OUTPUT) continue ;;
-		esac
-		if [[ $key == WORKLOADS || $key == SOFTIRQ_WORKLOADS || -n ${PLAN[$key]} && (${PLAN[$key]} != auto || $key == ACCEL) ]]; then
-			export "$key=${PLAN[$key]}"
-		else
-			unset "$key"
+	[[ ${PLAN_FILE:-} != "$BIB_PLAN" ]] || return 0
+	plan_load "$BIB_PLAN" || return
+	PLAN_FILE=$BIB_PLAN
+}
+
+plan_read() {
+	local name
+	plan_loaded || exit
+	for name in "$@"; do
+		if [[ -z ${PLAN[$name]+set} ]]; then
+			printf 'error: %s reads %s, which the plan of %s does not hold (bench/plan/settings.table says which commands read a setting; a driver hands another its plan with plan_call)\n' \
+				"${0##*/}" "$name" "${PLAN[DRIVER]}" >&2
+			exit 1
 		fi
+		printf -v "$name" '%s' "${PLAN[$name]}"
+	done
+}
+
+plan_has() {
+	local name
+	[[ -n ${BIB_PLAN:-} && -f $BIB_PLAN ]] || return 1
+	plan_loaded 2>/dev/null || return 1
+	for name in "$@"; do
+		[[ -n ${PLAN[$name]+set} ]] || return 1
 	done
 }
 
@@ -110,4 +131,40 @@ plan_first() {
 	# shellcheck disable=SC2086 # a list of names
 	! plan_for $drivers || return 0
 	exec "${BASH_SOURCE[0]%/*}/../plan/run" "${drivers%% *}" "$@"
+}
+
+plan_need() {
+	local driver=$1 names=$2
+	shift 2
+	# shellcheck disable=SC2086 # a list of names
+	if ! plan_has $names; then
+		exec "${BASH_SOURCE[0]%/*}/../plan/run" -n "$names" "$driver" "$@"
+	fi
+	# shellcheck disable=SC2086
+	plan_read $names
+}
+
+plan_make() {
+	local file=$1 driver=$2
+	shift 2
+	plan_loaded || return
+	"${BASH_SOURCE[0]%/*}/../plan/resolve" -p "$BIB_PLAN" -o "$file" "$driver" "$@"
+}
+
+plan_call() {
+	local driver=$1
+	shift
+	plan_loaded || return
+	"${BASH_SOURCE[0]%/*}/../plan/run" -p "$BIB_PLAN" "$driver" "$@"
+}
+
+# plan_jobs BOOTS: plan lines ("SEQ CONFIG REPEAT STATES") on stdin with
+# each boot's job ID in front: CONFIG.rREPEAT for a boot that measures
+# every state of the config (per-config), CONFIG.STATE.rREPEAT for one
+# state (per-state).  The ID names the work, not its place in the plan.
+plan_jobs() {
+	awk -v boots="$1" '{
+		id = boots == "per-config" ? $2 ".r" $3 : $2 "." $4 ".r" $3
+		print id, $0
+	}'
 }

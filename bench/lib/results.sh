@@ -1,34 +1,28 @@
 # shellcheck shell=bash
 # Shared by the benchmark and perf drivers: the matrix, result metadata,
 # block splitting and summaries.  Needs bench/lib/lib.sh.  Sourcing it
-# defines functions and nothing else; a script calls results_init once.
+# defines functions and nothing else.  The functions read the settings a
+# driver read from its plan (plan_read): CONFIGS, STATES, BASELINE,
+# WORKLOADS, SOFTIRQ_WORKLOADS, RUN_ID, RESULTS_ROOT, HOT_FUNCS.
 
-# shellcheck source=bench/lib/jobfile.sh
-. "${BASH_SOURCE[0]%/*}/jobfile.sh"
 # shellcheck source=bench/lib/metrics.sh
 . "${BASH_SOURCE[0]%/*}/metrics.sh"
 
-# results_init: the matrix's configs and states, and the row every other
-# row is compared with ("CONFIG STATE"): from the job file unless the
-# environment sets them.  HOT_FUNCS: the kernel functions the insncount
-# plugin counts (instructions and calls), so the same machinery measures
-# another hook.  A function a kernel lacks while it has another of them is
-# absent from that kernel's rows (hot_funcs_check logs it); a kernel with
-# none of them is an error.
-results_init() {
-	job_load CONFIGS STATES BASELINE
-	HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject}
+# hot_funcs_read: HOT_FUNCS from the plan, the kernel functions the
+# insncount plugin counts (instructions and calls), so the same machinery
+# measures another hook; and HOT_FUNC_LIST, one a word.  A function a
+# kernel lacks while it has another of them is absent from that kernel's
+# rows (hot_funcs_check logs it); a kernel with none of them is an error.
+hot_funcs_read() {
+	plan_read HOT_FUNCS
 	read -r -a HOT_FUNC_LIST <<<"$HOT_FUNCS"
 }
 
-# hot_funcs_check CONFIG...: the names are C identifiers and each CONFIG's
-# System.map has at least one of them; log the ones a CONFIG lacks.
+# hot_funcs_check CONFIG...: each CONFIG's System.map has at least one of
+# HOT_FUNCS (the resolver checked they are C identifiers); log the ones a
+# CONFIG lacks.
 hot_funcs_check() {
 	local f c map found absent=''
-	[[ ${#HOT_FUNC_LIST[@]} -gt 0 ]] || die_bad_input "HOT_FUNCS is empty: name the functions to count (default: submit_bio_noacct_nocheck __blk_error_inject)"
-	for f in "${HOT_FUNC_LIST[@]}"; do
-		[[ $f =~ ^[A-Za-z_][A-Za-z0-9_.]*$ ]] || die_bad_input "HOT_FUNCS: '$f' is not a function name"
-	done
 	for c in "$@"; do
 		map=$(kernel_build_dir "$c")/System.map
 		found=0
@@ -85,15 +79,15 @@ plugin_mark() {
 		die "$map has no ksys_sync for the plugin's marks"
 }
 
-# static_into DIR NAME BASE_CONFIG CONFIG: the static answer
-# (perf-scripts/static.sh; BASE_SERIES, NEW_SERIES, BASE_LABEL, ... from
-# the environment) into DIR/static/NAME.txt, its rows added to
-# DIR/static.csv.  One that fails is logged and left out: the counts stand
-# without it.
+# static_into DIR NAME BASE_CONFIG CONFIG [NAME=VALUE...]: the static
+# answer (perf-scripts/static.sh, handed this plan with the NAME=VALUEs:
+# BASE_SERIES, NEW_SERIES; BASE_LABEL and NEW_LABEL from the environment)
+# into DIR/static/NAME.txt, its rows added to DIR/static.csv.  One that
+# fails is logged and left out: the counts stand without it.
 static_into() {
 	local dir=$1 name=$2
 	mkdir -p "$dir/static"
-	if "$REPO_DIR/perf-scripts/static.sh" -o "$dir/static/$name" "$3" "$4" >/dev/null \
+	if plan_call static "${@:5}" -- "$REPO_DIR/perf-scripts/static.sh" -o "$dir/static/$name" "$3" "$4" >/dev/null \
 		2>"$dir/static/$name.log"; then
 		mv "$dir/static/$name/static.txt" "$dir/static/$name.txt"
 		[[ -f $dir/static.csv ]] || head -n 1 "$dir/static/$name/static.csv" >"$dir/static.csv"
@@ -217,10 +211,10 @@ matrix_rows() {
 	done
 }
 
-# results_root: where a run's directory is made: RESULTS_ROOT (checked by
-# the resolver), else the repository's results/.
+# results_root: where a run's directory is made: RESULTS_ROOT, the plan's
+# (the table's default is the repository's results/).
 results_root() {
-	printf '%s\n' "${RESULTS_ROOT:-$REPO_DIR/results}"
+	printf '%s\n' "$RESULTS_ROOT"
 }
 
 # split_blocks LOG DIR: each "=== NAME ===" ... "=== end ===" block of LOG

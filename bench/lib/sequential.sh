@@ -9,7 +9,7 @@
 # seq_design: "FIRST MAX", the first round and the budget of a sequential
 # run, or nothing when REPEATS_MAX allows no round after the first.
 seq_design() {
-	local first=${REPEATS:-10} max=${REPEATS_MAX:-30}
+	local first=$REPEATS max=$REPEATS_MAX
 	((max > first)) || return 0
 	printf '%s %s\n' "$first" "$max"
 }
@@ -32,7 +32,7 @@ seq_targets() {
 # of START (always, when REPEATS_MINUTES is 0)
 seq_round_fits() {
 	local start=$1 done=$2 next=$3 budget now
-	budget=$((${REPEATS_MINUTES:-0} * 60))
+	budget=$((REPEATS_MINUTES * 60))
 	((budget > 0)) || return 0
 	now=$(date +%s)
 	((now - start + (now - start) * next / (done > 0 ? done : 1) <= budget))
@@ -45,11 +45,11 @@ seq_round_fits() {
 series_rounds() {
 	# last (each row's repeats so far) and max are series_round's and
 	# seq_piece's too
-	local out=$1 design first=${REPEATS:-10} max round=1 start boots=0 n cfg state r line bin
+	local out=$1 design first=$REPEATS max round=1 start boots=0 n cfg state r line bin
 	local -A last=()
 	local -a todo=() words=()
 	design=$(seq_design)
-	max=${REPEATS_MAX:-30}
+	max=$REPEATS_MAX
 	((max > first)) || max=$first
 	bin=$(benchstat_bin)
 	mkdir -p "$out/pieces/base" "$out/pieces/new"
@@ -57,7 +57,7 @@ series_rounds() {
 	: >"$out/pieces/new/boots.txt"
 	matrix_rows | awk -v n="$first" '{ print $1, $2, n }' >"$out/next"
 	start=$(date +%s)
-	log "compare-series: $ACCEL: $first boots a side a row${design:+, then up to $max for rows still undecided}$( ((${REPEATS_MINUTES:-0} == 0)) || echo " within $REPEATS_MINUTES minutes")"
+	log "compare-series: $ACCEL: $first boots a side a row${design:+, then up to $max for rows still undecided}$( ((REPEATS_MINUTES == 0)) || echo " within $REPEATS_MINUTES minutes")"
 	while [[ -s $out/next ]]; do
 		mapfile -t todo < <(seq_targets "$out/next")
 		n=0
@@ -81,8 +81,8 @@ series_rounds() {
 			# its status is the final gate's business (compare.sh), its
 			# complaints go to the log
 			mapfile -t words < <(seq_args "$design")
-			"$bin" "${words[@]}" --next "$out/next" compare --threshold "${THRESHOLD:-1}" \
-				--accel "$ACCEL" "$out/base/runs.csv" "$out/new/runs.csv" || true
+			"$bin" "${words[@]}" --next "$out/next" compare --threshold "$THRESHOLD" \
+				--accel "$ACCEL_USED" "$out/base/runs.csv" "$out/new/runs.csv" || true
 		} >>"$out/sequential.txt"
 		[[ -f $out/next ]] || die "benchstat sequential failed (see $out/sequential.txt)"
 		round=$((round + 1))
@@ -128,11 +128,11 @@ seq_piece() {
 	local -a src=()
 	id=$cfg.$state.r$r
 	ksrc=${SIDE_SRC[$side]%%|*} series=${SIDE_SRC[$side]#*|}
+	src=("SERIES=$series")
 	[[ -z $ksrc ]] || src+=("KSRC=$ksrc")
-	[[ -z $series ]] || src+=("SERIES=$series")
 	t0=$(date +%s)
-	env -u KSRC -u SERIES "${src[@]}" RESULTS_ROOT="$out/pieces/$side" RUN_ID="$id" \
-		REPEATS="$max" BOOTS=per-state "$BENCH_DIR/run/bench.sh" --job "$id" \
+	plan_call bench "${src[@]}" RESULTS_ROOT="$out/pieces/$side" RUN_ID="$id" \
+		REPEATS="$max" BOOTS=per-state -- "$BENCH_DIR/run/bench.sh" --job "$id" \
 		>/dev/null 2>"$out/pieces/$side/$id.log" || status=$?
 	[[ -f $out/pieces/$side/$id/runs.csv ]] ||
 		die "$side $id: bench.sh --job wrote no runs.csv (exit $status): $(tail -n 3 "$out/pieces/$side/$id.log")"
@@ -154,8 +154,8 @@ seq_join() {
 			tail -n +2 "$out/pieces/$side/$id/runs.csv" | awk -F, -v OFS=, -v k="$k" '{ $1 = k; print }'
 		done <"$out/pieces/$side/boots.txt"
 	} >"$out/$side/runs.csv"
-	jq -s --arg run "$side" --arg command "$BENCH_COMMAND" --arg first "${REPEATS:-10}" \
-		--arg max "${REPEATS_MAX:-30}" '
+	jq -s --arg run "$side" --arg command "$BENCH_COMMAND" --arg first "$REPEATS" \
+		--arg max "$REPEATS_MAX" '
 		(reduce .[].BUILDS as $b ({}; . + $b)) as $builds |
 		.[0] + {RUN_ID: $run, COMMAND: $command, BUILDS: $builds, REPEATS: $first,
 			REPEATS_MAX: $max} | del(.JOB_ID)' "${metas[@]}" >"$out/$side/meta.json"

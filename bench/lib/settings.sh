@@ -8,36 +8,43 @@
 #
 # Every problem is collected and printed, each naming the valid values,
 # and the command exits 2 having done nothing: no directory made, no file
-# written, nothing extracted, built or booted.
+# written, nothing extracted, built or booted; 4 (setup) when the only
+# problem is what the machine lacks (ACCEL=kvm where KVM runs no guest).
 #
-# Sourcing this file defines functions (its own, bench/lib/catalog.sh's and
-# bench/lib/toolchain.sh's)
-# and nothing else.  Entry points:
-#   settings_resolve DRIVER [NAME=VALUE...]   0, or 2 after printing the problems
+# Sourcing this file defines functions (its own, bench/lib/catalog.sh's,
+# bench/lib/toolchain.sh's and bench/lib/accel.sh's) and nothing else.
+# Entry points:
+#   settings_resolve [-p PARENT] [-n NAMES] DRIVER [NAME=VALUE...]
+#                                              0, or 2 (4) after printing the problems
 #   settings_write_plan FILE                   the plan, KEY=VALUE a line
 #   settings_print                             NAME=VALUE  (from WHERE) a line
-#   settings_accel_defaults ACCEL              what "auto" stands for under ACCEL
 #   settings_drivers                           the drivers, one a line
+#   settings_recipe VIEW KEY                   a key of a view's recipe
 #
 # Layers, later ones win: the table's default; for the drivers of the
 # matrix bench/plan/jobs/default.job, then the job file JOB_FILE names; the
 # driver's own file; the environment (where make puts VAR=... of its
-# command line); NAME=VALUE arguments.  An empty value is an error except
-# for a list that may be empty (WORKLOADS=: none).
+# command line), or, for a driver another one runs, that one's plan (-p
+# PARENT: each value it did not take from the table; the environment is
+# not read); NAME=VALUE arguments.  An empty value is an error except for
+# a list that may be empty (WORKLOADS=: none).  With -n, only those of the
+# driver's settings (a tool's: bench/lib/plan.sh plan_need).
 
 # shellcheck source=bench/lib/catalog.sh
 . "${BASH_SOURCE[0]%/*}/catalog.sh"
 # shellcheck source=bench/lib/toolchain.sh
 . "${BASH_SOURCE[0]%/*}/toolchain.sh"
+# shellcheck source=bench/lib/accel.sh
+. "${BASH_SOURCE[0]%/*}/accel.sh"
 
 # --- the registry: bench/plan/settings.table ------------------------------
 
 # st_init DRIVER: empty state, the registry loaded, the driver known.
 st_init() {
-	declare -g ST_REPO ST_DRIVER=$1 ST_OUT='' CATALOG_REPO=''
-	declare -ga ST_NAMES=() ST_ERRORS=() ST_DERIVED=() ST_MINE=()
+	declare -g ST_REPO ST_DRIVER=$1 ST_OUT='' CATALOG_REPO='' ST_PARENT=${2:-} ST_PARENT_ACCEL='' ST_PARENT_USED=''
+	declare -ga ST_NAMES=() ST_ERRORS=() ST_SETUP=() ST_DERIVED=() ST_MINE=()
 	declare -gA ST_SCOPE=() ST_TYPE=() ST_DEFAULT=() ST_DRIVERS=() ST_WHAT=() ST_OLDOF=()
-	declare -gA ST_GROUP=() ST_VAL=() ST_FROM=() ST_FIXED=() ST_ORIGIN=() ST_UVAL=() ST_ALSO=() ST_VIEW=()
+	declare -gA ST_GROUP=() ST_VAL=() ST_FROM=() ST_FIXED=() ST_ORIGIN=() ST_UVAL=() ST_ALSO=() ST_VIEW=() ST_ONLY=()
 	catalog_dir ST_REPO repo
 	CATALOG_REPO=$ST_REPO
 	st_load_registry
@@ -94,7 +101,8 @@ settings_drivers() {
 # or its own file fixes it.
 st_reads() {
 	[[ -n ${ST_SCOPE[$1]:-} && ${ST_SCOPE[$1]} != recipe &&
-		(${ST_DRIVERS[$1]} == *" $ST_DRIVER "* || -n ${ST_ALSO[$1]:-}) ]]
+		(${ST_DRIVERS[$1]} == *" $ST_DRIVER "* || -n ${ST_ALSO[$1]:-}) ]] &&
+		{ ((${#ST_ONLY[@]} == 0)) || [[ -n ${ST_ONLY[$1]:-} ]]; }
 }
 
 # st_driver_names: the settings the driver reads, in the table's order
@@ -169,7 +177,8 @@ st_lookalike() {
 
 # st_user_names: the names a user gave, with where: NAME=VALUE arguments
 # (ST_ORIGIN "the command line"), make's command line (MAKEFLAGS after
-# "--"), the environment.
+# "--"), the environment; or instead of the last two the plan of the
+# command that runs this driver (st_parent_names).
 st_user_names() {
 	local kv n
 	local -a words
@@ -178,6 +187,10 @@ st_user_names() {
 		ST_ORIGIN[${BASH_REMATCH[1]}]="the command line"
 		ST_UVAL[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
 	done
+	if [[ -n $ST_PARENT ]]; then
+		st_parent_names
+		return
+	fi
 	while read -r n; do
 		[[ -z ${ST_ORIGIN[$n]:-} ]] || continue
 		ST_ORIGIN[$n]="the environment"
@@ -191,6 +204,37 @@ st_user_names() {
 	done
 }
 
+# st_parent_names: the values of the parent plan (-p) that did not come
+# from the table's defaults, as given by "the plan of DRIVER"; its ACCEL
+# and the accelerator it came to (the probe is not made again).
+st_parent_names() {
+	local line name pdriver='?'
+	local -A from=()
+	if [[ ! -f $ST_PARENT || ! -r $ST_PARENT ]]; then
+		st_err "-p $ST_PARENT: no such plan"
+		return
+	fi
+	while IFS= read -r line; do
+		case $line in
+		'#   '*': '*)
+			name=${line#'#   '}
+			from[${name%%: *}]=${name#*: }
+			;;
+		\#* | '') ;;
+		DRIVER=*) pdriver=${line#*=} ;;
+		ACCEL_USED=*) ST_PARENT_USED=${line#*=} ;;
+		[A-Z]*=*)
+			name=${line%%=*}
+			[[ $name != ACCEL ]] || ST_PARENT_ACCEL=${line#*=}
+			[[ -n ${ST_SCOPE[$name]:-} && ${ST_SCOPE[$name]} != recipe ]] || continue
+			[[ ${from[$name]:-the default} != "the default" && -z ${ST_ORIGIN[$name]:-} ]] || continue
+			ST_ORIGIN[$name]="the plan of $pdriver"
+			ST_UVAL[$name]=${line#*=}
+			;;
+		esac
+	done <"$ST_PARENT"
+}
+
 # st_check_names: a name a user gave that is not one of the driver's
 # settings but looks like one, an old name, or (given to this command on
 # its own or make's command line) another command's setting, is an error.
@@ -199,9 +243,11 @@ st_check_names() {
 	local n origin like
 	local -a mine=("${ST_MINE[@]}") names
 	# in name order, so that the same input gives the same messages
-	mapfile -t names < <(printf '%s\n' "${!ST_ORIGIN[@]}" | LC_ALL=C sort)
+	mapfile -t names < <(printf '%s\n' "${!ST_ORIGIN[@]}" | grep . | LC_ALL=C sort)
 	for n in "${names[@]}"; do
 		origin=${ST_ORIGIN[$n]}
+		# the calling command's settings that this one does not read
+		[[ $origin != "the plan of "* ]] || continue
 		! st_reads "$n" || continue
 		if [[ -n ${ST_OLDOF[$n]:-} ]] && st_reads "${ST_OLDOF[$n]}"; then
 			st_err "$n ($origin) is now ${ST_OLDOF[$n]}: one name for one thing everywhere"
@@ -387,6 +433,7 @@ st_want() {
 		IFS=: read -r _ lo hi <<<"$type"
 		printf 'want a whole number from %s to %s%s\n' "$lo" "$hi" "$([[ $type == int-auto:* ]] && echo ', or auto')" ;;
 	enum:*) printf 'want one of: %s\n' "$(tr , ' ' <<<"${type#enum:}")" ;;
+	accel) printf 'want one of: %s\n' "$(accel_valid)" ;;
 	bool) echo 'want 0 or 1' ;;
 	configs | config) printf 'want config names (valid: %s)\n' "$(catalog_configs | catalog_line)" ;;
 	states) printf 'want states (valid: %s)\n' "$(catalog_states_help | catalog_line)" ;;
@@ -431,6 +478,10 @@ st_check_int_auto() { st_int "$1" "$2" "$3" "$4" auto; }
 
 st_check_bool() {
 	[[ $2 == [01] ]] || st_bad "$1" "want 0 or 1"
+}
+
+st_check_accel() {
+	accel_known "$2" || st_bad "$1" "unknown value (valid: $(accel_valid))"
 }
 
 st_check_enum() {
@@ -685,10 +736,11 @@ st_check_ksrc() {
 	ST_OUT=$v
 }
 
-# st_check_series: none, or a directory whose series file lists at least
-# one patch, each once, each there.
+# st_check_series: none, or a directory whose series file (LF line ends,
+# as quilt and build.sh read it) lists at least one patch, each once, each
+# there and each a diff.
 st_check_series() {
-	local n=$1 v p
+	local n=$1 v p cr
 	local -A seen=()
 	local -a listed=()
 	[[ $2 != none ]] || return 0
@@ -698,14 +750,30 @@ st_check_series() {
 		st_bad "$n" "no series file: give a directory with a 'series' file listing its patches in order (like patches/), or none for a tree that already has the change"
 		return
 	fi
+	cr=$(grep -n -m1 $'\r' "$v/series" | cut -d: -f1 || true)
+	if [[ -n $cr ]]; then
+		st_bad "$n" "its series file has CRLF line ends (a carriage return, \\r, on line $cr): the series file is read a line per LF; convert it with sed -i 's/\\r\$//' $v/series"
+		return
+	fi
 	mapfile -t listed < <(sed -e 's/#.*//' -e 's/[[:space:]].*//' "$v/series" | grep -v '^$')
 	((${#listed[@]} > 0)) || st_bad "$n" "its series file lists no patches"
 	for p in "${listed[@]}"; do
 		[[ -z ${seen[$p]:-} ]] || st_bad "$n" "its series file lists $p twice"
 		seen[$p]=1
-		[[ -f $v/$p ]] || st_bad "$n" "$p is listed in its series file but missing"
+		if [[ ! -f $v/$p ]]; then
+			st_bad "$n" "$p is listed in its series file but missing"
+		elif ! st_is_diff "$v/$p"; then
+			st_bad "$n" "$p is not a patch: no diff in it (want a unified diff, as git format-patch writes)"
+		fi
 	done
 	ST_OUT=$(cd "$v" && pwd -P)
+}
+
+# st_is_diff FILE: FILE holds a diff: a git header, or a unified diff's
+# "+++" line with a hunk after it.
+st_is_diff() {
+	awk '/^diff --git / { ok = 1; exit } /^\+\+\+ / { plus = 1 } plus && /^@@ -[0-9]/ { ok = 1; exit }
+		END { exit !ok }' "$1"
 }
 
 # st_check_baseline: "CONFIG STATE"; whether it is a row is checked with
@@ -782,7 +850,7 @@ st_baseline() {
 		ST_FROM[BASELINE]="the first row"
 	fi
 	grep -qxF -- "${ST_VAL[BASELINE]}" <<<"$rows" ||
-		st_bad BASELINE "not a row of $2: set BASELINE to one of its rows: $(tr ' \n' '/ ' <<<"$rows" | sed 's/ $//')"
+		st_bad BASELINE "not a row of $2: set BASELINE to one of its rows, CONFIG STATE: $(awk -v q="'" '{ printf "%s%s%s%s", (NR > 1 ? ", " : ""), q, $0, q }' <<<"$rows")"
 }
 
 st_cross_views() {
@@ -833,22 +901,32 @@ st_cross_toolchain() {
 	ST_DERIVED+=("TOOLCHAIN=gcc")
 }
 
-# st_cross_accel: what can be known of the accelerator without a boot;
-# BOOTS=per-config is for tcg-icount only; something to measure.
+# st_cross_accel: the accelerator the boots will use, known before any
+# work (bench/lib/accel.sh accel_choose: ACCEL=kvm and auto probe, once,
+# whether KVM runs a guest here); ACCEL=kvm where it does not is the
+# machine's problem (exit 4).  BOOTS=per-config needs exact counts;
+# something to measure.
 st_cross_accel() {
-	local accel=${ST_VAL[ACCEL]:-auto} used=''
-	if [[ $accel != auto ]]; then
+	local accel=${ST_VAL[ACCEL]:-auto} used qemu=${ST_VAL[QEMU]:-${ST_DEFAULT[QEMU]}}
+	local limit=${ST_VAL[KVM_PROBE_TIMEOUT]:-${ST_DEFAULT[KVM_PROBE_TIMEOUT]}}
+	if [[ $ST_DRIVER == job ]]; then
+		# its boots run on a lab's devices (bench/lab/lava-jobs.sh): their
+		# accelerator is the device type's, not this machine's
 		used=$accel
-	elif [[ ! -r /dev/kvm || ! -w /dev/kvm ]]; then
-		used=tcg-icount
+		[[ $used != auto ]] || used=$(accel_counter)
+	elif [[ -n $ST_PARENT_USED && $accel == "$ST_PARENT_ACCEL" ]]; then
+		# the command that runs this one probed it
+		used=$ST_PARENT_USED
+	elif ! used=$(accel_choose "$accel" "$qemu" "$limit"); then
+		ST_SETUP+=("ACCEL='$accel' (${ST_FROM[ACCEL]:-the default}): $used")
+		return
 	fi
-	[[ -n $used ]] || return 0
 	ST_DERIVED+=("ACCEL_USED=$used")
-	[[ ${ST_VAL[BOOTS]:-auto} != per-config || $used == tcg-icount ]] ||
-		st_bad BOOTS "per-config is for tcg-icount only (a boot's history moves $used's numbers); valid here: per-state, auto"
+	[[ ${ST_VAL[BOOTS]:-auto} != per-config ]] || accel_exact "$used" ||
+		st_bad BOOTS "per-config needs exact counts, which $used does not give (a boot's history moves its numbers); valid here: per-state, auto"
 	if st_reads WORKLOADS && st_reads FIO_IOS && [[ -z ${ST_VAL[WORKLOADS]} ]]; then
-		if [[ $used != tcg-icount ]]; then
-			st_bad WORKLOADS "nothing to measure under $used: the counted job (FIO_IOS) runs under tcg-icount only"
+		if ! accel_counts "$used"; then
+			st_bad WORKLOADS "nothing to measure under $used: the counted job (FIO_IOS) runs where counts are exact only (tcg-icount)"
 		elif [[ ${ST_VAL[FIO_IOS]} == 0 ]]; then
 			st_bad WORKLOADS "nothing to measure: WORKLOADS is empty and FIO_IOS=0"
 		fi
@@ -876,35 +954,36 @@ st_cross_results() {
 st_cross() {
 	if st_reads STATES; then
 		st_cross_matrix
-	elif [[ $ST_DRIVER == views ]]; then
+	elif [[ $ST_DRIVER == views ]] && st_reads VIEWS; then
 		st_cross_views
 	fi
 	st_reads KSRC && st_cross_series KSRC SERIES
-	if [[ $ST_DRIVER == compare-series ]]; then
+	if [[ $ST_DRIVER == compare-series ]] && st_reads BASE_SERIES; then
 		st_cross_series BASE_KSRC BASE_SERIES
 		st_cross_series NEW_KSRC NEW_SERIES
 	fi
-	[[ $ST_DRIVER != per-patch || ${ST_VAL[SERIES]} != none ]] ||
+	[[ $ST_DRIVER != per-patch ]] || ! st_reads SERIES || [[ ${ST_VAL[SERIES]} != none ]] ||
 		st_bad SERIES "per-patch needs a series: none has no patches to attribute"
-	if [[ $ST_DRIVER == compare ]]; then
+	if [[ $ST_DRIVER == compare ]] && st_reads BASE; then
 		[[ -n ${ST_VAL[BASE]} && -n ${ST_VAL[NEW]} ]] || st_err "usage: make compare BASE=results/A NEW=results/B (both runs are needed)"
 		[[ -z ${ST_VAL[BASE]} || ${ST_VAL[BASE]} != "${ST_VAL[NEW]}" ]] ||
 			st_err "BASE and NEW are the same run (${ST_VAL[BASE]}): compare two runs"
 	fi
 	# perf's one workload is the counted job: it needs its reads
-	[[ $ST_DRIVER != perf || ${ST_VAL[FIO_IOS]} != 0 ]] ||
+	[[ $ST_DRIVER != perf ]] || ! st_reads FIO_IOS || [[ ${ST_VAL[FIO_IOS]} != 0 ]] ||
 		st_bad FIO_IOS "out of range: perf runs the counted fio job, want a whole number from 1 to 1000000000"
-	[[ $ST_DRIVER != fuzz ]] || catalog_is_feature_config "${ST_VAL[CONFIG]}" ||
+	[[ $ST_DRIVER != fuzz ]] || ! st_reads CONFIG || catalog_is_feature_config "${ST_VAL[CONFIG]}" ||
 		st_bad CONFIG "has no error injection to fuzz (configs with it: $(catalog_feature_configs | catalog_line))"
 	st_reads RUN_ID && st_cross_run_id
 	st_reads CC && st_cross_toolchain
 	st_reads ACCEL && st_cross_accel
-	st_reads RESULTS && [[ -n ${ST_VAL[CACHE]} ]] && st_cross_results
+	st_reads RESULTS && [[ -n ${ST_VAL[CACHE]:-} ]] && st_cross_results
 	return 0
 }
 
 # st_fill_defaults: values that follow from others: CCACHE_DIR in CACHE,
-# the build's JOBS, the sides of compare-series, the sources not given.
+# the build's JOBS, the two sides (compare-series, static), the sources
+# not given.
 st_fill_defaults() {
 	local side
 	if st_reads CCACHE_DIR && [[ ${ST_FROM[CCACHE_DIR]} == "the default" ]]; then
@@ -921,7 +1000,7 @@ st_fill_defaults() {
 	if st_reads KSRC && [[ -z ${ST_VAL[KSRC]} ]]; then
 		ST_DERIVED+=(KSRC_KIND=debian)
 	fi
-	[[ $ST_DRIVER == compare-series ]] || return 0
+	st_reads BASE_KSRC || return 0
 	for side in BASE NEW; do
 		if [[ ${ST_FROM[${side}_KSRC]} == "the default" ]]; then
 			ST_VAL[${side}_KSRC]=${ST_VAL[KSRC]} ST_FROM[${side}_KSRC]="KSRC"
@@ -951,15 +1030,27 @@ st_needs_check() {
 }
 
 # settings_resolve DRIVER [NAME=VALUE...]: the driver's settings resolved
-# and checked; 0, or 2 after printing every problem on stderr.
+# and checked; 0, or 2 after printing every problem on stderr (4 when
+# every problem is the machine's).
 settings_resolve() {
-	local n e
-	st_init "${1:-}"
+	local n e parent='' only=''
+	while [[ ${1:-} == -[pn] ]]; do
+		if [[ $1 == -p ]]; then parent=$2; else only=$2; fi
+		shift 2
+	done
+	st_init "${1:-}" "$parent"
 	shift || true
 	if ! st_driver_known; then
 		printf 'error: unknown driver %s (valid: %s)\n' "'$ST_DRIVER'" "$(settings_drivers | catalog_line)" >&2
 		return 2
 	fi
+	for n in $only; do
+		if ! st_reads "$n"; then
+			printf 'error: %s is not a setting of %s (bench/plan/settings.table)\n' "$n" "$ST_DRIVER" >&2
+			return 2
+		fi
+	done
+	for n in $only; do ST_ONLY[$n]=1; done
 	st_user_names "$@"
 	st_layers
 	st_check_names
@@ -968,36 +1059,24 @@ settings_resolve() {
 	done
 	((${#ST_ERRORS[@]} > 0)) || st_fill_defaults
 	((${#ST_ERRORS[@]} > 0)) || st_cross
-	((${#ST_ERRORS[@]} > 0)) || return 0
-	for e in "${ST_ERRORS[@]}"; do printf 'error: %s\n' "$e" >&2; done
-	printf '%s: %d problem(s) with the settings; nothing was done\n' "$ST_DRIVER" "${#ST_ERRORS[@]}" >&2
-	return 2
-}
-
-# settings_accel_defaults ACCEL: what "auto" stands for, NAME=VALUE a line.
-# Under tcg-icount guest time counts instructions: a boot's history does
-# not move the numbers, one run is exact, boots at once do not disturb
-# each other.  Elsewhere the host's time is in every number, and REPEATS
-# stays auto: bench.sh takes the n at which its matrix is powered
-# (benchstat plan), which a fixed number here would override.
-settings_accel_defaults() {
-	if [[ $1 == tcg-icount ]]; then
-		printf '%s\n' REPEATS=1 BOOTS=per-config FIO_RUNTIME=1 FIO_RAMP=200ms "GUEST_JOBS=$(nproc)"
-	else
-		printf '%s\n' BOOTS=per-state FIO_RUNTIME=2 FIO_RAMP=500ms GUEST_JOBS=1
+	if ((${#ST_ERRORS[@]} > 0)); then
+		for e in "${ST_ERRORS[@]}"; do printf 'error: %s\n' "$e" >&2; done
+		printf '%s: %d problem(s) with the settings; nothing was done\n' "$ST_DRIVER" "${#ST_ERRORS[@]}" >&2
+		return 2
 	fi
+	((${#ST_SETUP[@]} > 0)) || return 0
+	for e in "${ST_SETUP[@]}"; do printf 'error: %s\n' "$e" >&2; done
+	printf '%s: %d problem(s) with the machine; nothing was done\n' "$ST_DRIVER" "${#ST_SETUP[@]}" >&2
+	return 4
 }
 
 # st_plan_lines: the plan's KEY=VALUE lines: the driver's settings in the
 # table's order, "auto" replaced where the accelerator is known, then what
 # follows from them.
 st_plan_lines() {
-	local n kv used=''
+	local n
 	local -A auto=()
-	for kv in "${ST_DERIVED[@]}"; do [[ $kv != ACCEL_USED=* ]] || used=${kv#*=}; done
-	if [[ -n $used ]]; then
-		while IFS='=' read -r n kv; do auto[$n]=$kv; done < <(settings_accel_defaults "$used")
-	fi
+	st_auto auto
 	printf 'PLAN_VERSION=1\nDRIVER=%s\nREPO_DIR=%s\n' "$ST_DRIVER" "$ST_REPO"
 	for n in "${ST_MINE[@]}"; do
 		if [[ ${ST_VAL[$n]} == auto && -n ${auto[$n]:-} ]]; then
@@ -1011,15 +1090,33 @@ st_plan_lines() {
 }
 
 # st_plan_views: the recipe of each view VIEWS names, VIEW_NAME_KEY=VALUE,
-# so that the plan alone says how each view's boots run.
+# so that the plan alone says how each view's boots run; and VIEWS_CONFIGS,
+# every config they boot (a view's own, else CONFIGS), which make views
+# builds.
 st_plan_views() {
-	local v k up
+	local v k up configs=''
 	for v in ${ST_VAL[VIEWS]}; do
 		up=${v^^}
 		for k in DESCRIPTION GUEST CPUS CONFIGS STATES WORKLOADS ROW_PREFIX COUNT PARSERS NEEDS; do
 			printf 'VIEW_%s_%s=%s\n' "${up//-/_}" "$k" "${ST_VIEW[$v:$k]:-${ST_DEFAULT[$k]:-}}"
 		done
+		configs+=" ${ST_VIEW[$v:CONFIGS]:-${ST_VAL[CONFIGS]}}"
 	done
+	printf 'VIEWS_CONFIGS=%s\n' "$(tr ' ' '\n' <<<"$configs" | awk 'NF && !s[$0]++' | catalog_line)"
+}
+
+# settings_recipe VIEW KEY: KEY of VIEW's recipe (bench/plan/views/
+# VIEW.job, read as the resolver reads it), the table's default where the
+# recipe has none: what a run's report needs of a view that it did not
+# record.
+settings_recipe() {
+	local dir
+	# shellcheck disable=SC2034 # filled by st_read_job, by name
+	local -A st_view=()
+	st_init views
+	catalog_dir dir views
+	st_read_job "$dir/$1.job" view st_view
+	printf '%s\n' "${st_view[$2]:-${ST_DEFAULT[$2]:-}}"
 }
 
 # settings_write_plan FILE: the plan, written whole or not at all.  Never
@@ -1037,10 +1134,36 @@ settings_write_plan() {
 	mv "$tmp" "$file"
 }
 
-# settings_print: each setting and where it came from, for a reader.
+# st_used: the accelerator the settings came to (ACCEL_USED), if known.
+st_used() {
+	local kv
+	for kv in "${ST_DERIVED[@]}"; do [[ $kv != ACCEL_USED=* ]] || printf '%s\n' "${kv#*=}"; done
+}
+
+# st_auto ARRAY: what auto stands for under st_used, NAME -> VALUE into
+# the associative ARRAY (nothing when it is not known).
+st_auto() {
+	local -n st_auto_into=$1
+	local n v used
+	used=$(st_used)
+	[[ -n $used ]] || return 0
+	# shellcheck disable=SC2034 # the caller's array, by name
+	while IFS="=" read -r n v; do st_auto_into["$n"]=$v; done < <(accel_defaults "$used" "$ST_DRIVER")
+}
+
+# settings_print: each setting and where it came from, for a reader; an
+# auto the accelerator settles, with what it stands for.
 settings_print() {
-	local n
+	local n used
+	local -A auto=()
+	st_auto auto
+	used=$(st_used)
 	for n in "${ST_MINE[@]}"; do
-		printf '%s=%s\t(%s)\n' "$n" "${ST_VAL[$n]}" "${ST_FROM[$n]}"
+		if [[ ${ST_VAL[$n]} == auto && -n ${auto[$n]:-} ]]; then
+			printf '%s=%s\t(%s: auto, under %s)\n' "$n" "${auto[$n]}" "${ST_FROM[$n]}" "$used"
+		else
+			printf '%s=%s\t(%s)\n' "$n" "${ST_VAL[$n]}" "${ST_FROM[$n]}"
+		fi
 	done
+	[[ -z $used ]] || printf 'ACCEL_USED=%s\t(ACCEL=%s on this machine)\n' "$used" "${ST_VAL[ACCEL]:-auto}"
 }

@@ -11,10 +11,11 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_start "$0" "$@"
-results_init
+tool_start report 'CACHE THRESHOLD' -- "$0" "$@"
 # shellcheck source=bench/report/views.sh
 . "$BENCH_DIR/report/views.sh"
+# shellcheck source=bench/lib/settings.sh
+. "$BENCH_DIR/lib/settings.sh"
 # shellcheck source=bench/stats/round.sh
 . "$BENCH_DIR/stats/round.sh"
 # shellcheck source=bench/report/headline.sh
@@ -46,25 +47,10 @@ meta() {
 	printf '%s\n' "${v:-not recorded}"
 }
 
-accel_meaning() {
-	case $(meta ACCEL) in
-	tcg-icount)
-		echo "Guest ran under QEMU TCG with \`-icount shift=0\`: guest time advances 1 ns per guest instruction, so IOPS and latencies here are instruction counts in disguise (IOPS = 1e9 / instructions per I/O), free of host noise; they are judged as deterministic (class in summary.csv). They rank the configs by instructions executed, not by hardware time; caches, branch prediction and the NOP's own cost on real silicon are invisible."
-		;;
-	tcg)
-		echo "Guest ran under QEMU TCG (software emulation, no KVM): IOPS follow host wall time of an emulator, a noisy and distorted picture of hardware cost; they are sampled metrics, judged by the Wilcoxon rank-sum test."
-		;;
-	kvm)
-		echo "Guest ran under KVM: IOPS and cycles are hardware measurements, sampled metrics judged by the Wilcoxon rank-sum test."
-		;;
-	*) echo "Unknown accelerator." ;;
-	esac
-}
-
-# hardware_time: the run measured time on the host's hardware (kvm, tcg),
-# where the layout noise floor is printed beside the verdicts
+# hardware_time: the run measured the host's time (kvm, tcg), where the
+# layout noise floor is printed beside the verdicts
 hardware_time() {
-	[[ $(meta ACCEL) == kvm || $(meta ACCEL) == tcg ]]
+	accel_host_time "$(meta ACCEL)"
 }
 
 # table REGEX: Markdown table of the summary rows whose workload,metric match
@@ -178,9 +164,9 @@ report_md() {
 		"$(meta KERNEL_RELEASE)" "$(meta KERNEL_SOURCE)" "$(meta SERIES_SHA256)" "$(meta GIT_COMMIT)"
 	builds
 	printf 'Command as recorded by the run:\n\n```\n%s\n```\n\n' "$(meta COMMAND)"
-	printf '%s\n\n' "$(accel_meaning)"
+	printf '%s\n\n' "$(accel_about "$(meta ACCEL)")"
 	printf 'Each row is compared with the baseline row `%s` on the same workload (bench/stats/README.md): deterministic metrics by their medians against the %s%% threshold (instructions per call by the instruction: any increase is slower), sampled ones by the exact Wilcoxon rank-sum test (Hodges-Lehmann shift, its confidence interval with the coverage achieved; Holm over the gating rows); random ones (perf sample shares, error counts under `chance`) are reported without a verdict.\n\n' \
-		"$(meta BASELINE)" "${THRESHOLD:-1}"
+		"$(meta BASELINE)" "$THRESHOLD"
 	if grep -q ',iops,' "$DIR/summary.csv"; then
 		printf '## IOPS\n\n'
 		table ',iops$'

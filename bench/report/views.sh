@@ -1,8 +1,13 @@
 # shellcheck shell=bash
 # Sections of report.md for the views of bench/run/views.sh (issue 15), each
 # generated from the results directory's summary.csv, meta.json and
-# footprint/ only.  Sourced by bench/report/report.sh, which sets DIR, meta(),
-# FLOORS (layout_floors of the summary) and GUEST_TIME (guest_time_metrics).
+# footprint/ only, and titled by its recipe's DESCRIPTION (meta.json's
+# VIEW_<NAME>_DESCRIPTION; a run made before views.sh recorded it, by the
+# recipe in bench/plan/views).  A view this file has no paragraph for gets
+# a section of its own: its title and the table of its rows
+# (VIEW_<NAME>_ROWS), every metric they have.  Sourced by
+# bench/report/report.sh, which sets DIR, meta(), FLOORS (layout_floors of
+# the summary) and GUEST_TIME (guest_time_metrics).
 
 # FLOOR_AWK: floor_of(WORKLOAD, METRIC), the layout noise floor in percent
 # for a guest-time metric ("" if the run has none), from the file FLOORS
@@ -127,6 +132,45 @@ has_workload() {
 	awk -F, -v re="$1" '$3 ~ re { found = 1 } END { exit !found }' "$DIR/summary.csv"
 }
 
+# view_title VIEW: its recipe's DESCRIPTION, as a title (first letter
+# capital).
+view_title() {
+	local up=${1^^} t
+	up=${up//-/_}
+	t=$(meta "VIEW_${up}_DESCRIPTION")
+	if [[ $t == "not recorded" ]]; then
+		t=$(settings_recipe "$1" DESCRIPTION)
+	fi
+	printf '%s\n' "${t^}"
+}
+
+# view_rows_re VIEW: an ERE of its rows' workloads (VIEW_<NAME>_ROWS).
+view_rows_re() {
+	local up=${1^^}
+	up=${up//-/_}
+	printf '^(%s)$\n' "$(meta "VIEW_${up}_ROWS" | sed 's/[.+]/[&]/g; s/ /|/g')"
+}
+
+# view_metrics RE: the metrics of the summary's rows whose workload
+# matches RE, in the summary's order.
+view_metrics() {
+	awk -F, -v re="$1" 'NR > 1 && $3 ~ re && !s[$4]++ { printf "%s%s", n++ ? " " : "", $4 } END { print "" }' "$DIR/summary.csv"
+}
+
+# other_views: the run's views this file has no paragraph for, a section
+# each: the title, the time, the table of every metric of its rows.
+other_views() {
+	local v re
+	for v in $(meta VIEWS); do
+		case $v in mq | polled | latency | switch | errcost | layout | footprint) continue ;; esac
+		re=$(view_rows_re "$v")
+		has_workload "$re" || continue
+		printf '### %s (%s)\n\n' "$(view_title "$v")" "$(view_time "$v")"
+		# shellcheck disable=SC2046 # a list of words
+		pivot "$re" $(view_metrics "$re")
+	done
+}
+
 view_time() {
 	local s
 	s=$(meta "VIEW_SECONDS_$1")
@@ -145,12 +189,12 @@ views_sections() {
 		printf 'This run has no layout noise floor (`bench/views.sh layout`): a guest-time change here has no floor beside it.\n\n'
 	fi
 	if has_workload '^mq-'; then
-		printf '### Multi-queue, multi-core (%s)\n\n' "$(view_time mq)"
+		printf '### %s (%s)\n\n' "$(view_title mq)" "$(view_time mq)"
 		printf '2 vCPUs (one socket each), null_blk `submit_queues=2`, one fio job pinned per CPU; `rule-churn` adds and removes a rule on nullb1 in a loop (each a static-key flip) while fio reads nullb0; `rule_changes` is how many add/remove pairs the loop made during the run (its own instructions count in guest time too).\n\n'
 		pivot '^mq-' iops insns_per_io lat_p50_ns lat_p99_ns lat_p999_ns rule_changes
 	fi
 	if has_workload '^poll-'; then
-		printf '### Polled peak IOPS (%s)\n\n' "$(view_time polled)"
+		printf '### %s (%s)\n\n' "$(view_title polled)" "$(view_time polled)"
 		printf '1 vCPU, null_blk `poll_queues=1`: pvsync2 with `hipri` at depth 1, and io_uring with `hipri` (IOPOLL), fixed buffers, registered files and non-vectored reads at depth 128 in batches of 32 (t/io_uring'"'"'s settings).\n\n'
 		pivot '^poll-' iops insns_per_io lat_p50_ns lat_p99_ns lat_p999_ns
 	fi
@@ -160,27 +204,27 @@ views_sections() {
 		gate_share
 	fi
 	if has_workload '^randread-'; then
-		printf '### Latency distribution (%s)\n\n' "$(view_time latency)"
+		printf '### %s (%s)\n\n' "$(view_title latency)" "$(view_time latency)"
 		printf 'fio completion latency (clat) percentiles of the main workloads (1 vCPU, `submit_queues=1`), in guest ns.\n\n'
 		pivot '^randread-' lat_ns lat_p50_ns lat_p99_ns lat_p999_ns
 	fi
 	if has_workload '^switch-'; then
-		printf '### The cost of switching (%s)\n\n' "$(view_time switch)"
+		printf '### %s (%s)\n\n' "$(view_title switch)" "$(view_time switch)"
 		printf 'Guest time of one write(2) to `error_injection` (clockio: clock_gettime right around the call), median over the boot'"'"'s %s cycles and the first cycle of the boot: `enable` is the first rule of all (static key 0 to 1: jump-label sites patched, CPUs synchronised), `add` a second rule on that disk, `add_other_disk` a first rule on another disk while the key is on, `removeall_other_disk` that disk'"'"'s removeall (key 2 to 1), `disable` the last removeall (1 to 0, patched back).\n\n' "$(setting SWITCH_CYCLES)"
 		pivot '^switch-' switch_enable_ns switch_add_ns switch_add_other_disk_ns switch_removeall_other_disk_ns switch_disable_ns switch_enable_first_ns switch_disable_first_ns
 	fi
 	if has_workload '^pread-'; then
-		printf '### The cost of an injected error (%s)\n\n' "$(view_time errcost)"
+		printf '### %s (%s)\n\n' "$(view_title errcost)" "$(view_time errcost)"
 		printf 'Guest time per 4 KiB O_DIRECT read over %s reads (clockio pread, a fixed offset sequence); `fail-all` is one READ rule over all of nullb0, so every read ends in `bio_endio()` from the submit path with EIO instead of reaching the driver.\n\n' "$(setting ERRCOST_IOS)"
 		pivot '^pread-' pread_ns_per_io io_errors
 	fi
 	if has_workload '^layout-'; then
-		printf '### Layout noise floor (%s)\n\n' "$(view_time layout)"
+		printf '### %s (%s)\n\n' "$(view_title layout)" "$(view_time layout)"
 		printf '`off` and `off-layout` (`off` plus `CONFIG_DEBUG_FORCE_FUNCTION_ALIGN_64B`: every function 64-byte aligned instead of 16, so code moves and shares cache lines differently; the two .config files differ only in the alignment symbols) on the latency view'"'"'s workloads, state off. Their difference on a guest-time metric is the floor printed beside every guest-time change in this report. Under `tcg-icount` guest time is instructions, which layout does not change, so this floor should be 0 there; under `kvm`/`tcg` it is the size of a layout accident.\n\n'
 		pivot '^layout-' iops insns_per_io lat_ns lat_p50_ns lat_p99_ns lat_p999_ns insns_per_call calls_per_io
 	fi
 	if grep -q ',text_bytes,' "$DIR/summary.csv"; then
-		printf '### Footprint (%s)\n\n' "$(view_time footprint)"
+		printf '### %s (%s)\n\n' "$(view_title footprint)" "$(view_time footprint)"
 		printf '`text_bytes`: the sizes of all functions in vmlinux added up (`nm -S`, types t/T; the `.text` section is padded to 6 MiB in both); `func_bytes`: `submit_bio_noacct_nocheck` (`nm -S`); `jump_sites`: jump-label entries of `blk_error_injection_enabled` (perf-scripts/jump-sites.c); `hot_lines`: 64-byte lines of `submit_bio_noacct_nocheck` the idle path executed during %s qd1 reads (QEMU plugin, one range per line); `insns_per_call`: instructions per call in that run.\n\n' "$(setting FIO_IOS)"
 		pivot '^count-randread-qd1$' text_bytes func_bytes jump_sites hot_lines insns_per_call
 		for fig in "$DIR"/footprint/*.txt; do
@@ -191,4 +235,5 @@ views_sections() {
 			printf '```\n\n'
 		done
 	fi
+	other_views
 }

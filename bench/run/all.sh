@@ -6,8 +6,9 @@
 #   all.sh [-h]
 #
 # The matrix is the job file JOB_FILE (default bench/plan/jobs/default.job);
-# settings in the environment override it and pass through to bench.sh
-# and perf.sh (CONFIGS, STATES, REPEATS, ACCEL, ...; bench.sh -h).  One
+# settings in the environment override it (CONFIGS, STATES, REPEATS,
+# ACCEL, ...; bench.sh -h), resolved once: bench.sh and perf.sh run on
+# this driver's plan.  One
 # progress line per step, builds and boots alike, with the whole job's
 # elapsed time and ETA.  Exit status 1 when a build or any boot failed
 # (after writing everything), 2 on bad input (bench/lib/status.sh).
@@ -18,11 +19,9 @@ shopt -s inherit_errexit
 driver_start all,quick -- "$0" "$@"
 
 no_arguments "$0" "$@"
-results_init
 # The settings are the resolved plan's (bench.sh keeps it in the run as
-# plan.env).
-plan_export "$BIB_PLAN"
-export CONFIGS
+# plan.env); bench.sh and perf.sh take the same plan.
+plan_read CONFIGS ACCEL_USED HOT_FUNCS
 
 # build_estimate CONFIG: a stamped build only checks; else a cold build.
 build_key() {
@@ -33,20 +32,9 @@ build_key() {
 	fi
 }
 
-# kvm_likely: will auto choose KVM?  The runner's cached probe answers
-# once a kernel was built; before, whether /dev/kvm is usable.
-kvm_likely() {
-	local f
-	for f in "$CACHE"/accel-probe-*; do
-		[[ -f $f ]] || continue
-		[[ $(cat "$f") == kvm ]]
-		return
-	done
-	[[ -w /dev/kvm ]]
-}
-
 # write_plan FILE: builds, a placeholder for bench.sh's boots (it lists
-# them once the accelerator is known), perf where it is a pass of its own.
+# them), perf where it is a pass of its own (counts not exact under the
+# accelerator the plan chose).
 write_plan() {
 	local cfg key n
 	n=$(wc -w <<<"$CONFIGS")
@@ -56,7 +44,7 @@ write_plan() {
 			printf '%s %s\n' "$key" "$(step_estimate "$key" "$([[ $key == build-warm:* ]] && echo 3 || echo 450)")"
 		done
 		printf 'bench %s\n' $((n * 150))
-		if [[ ${ACCEL:-auto} == kvm || ${ACCEL:-auto} == tcg ]] || { [[ ${ACCEL:-auto} == auto ]] && kvm_likely; }; then
+		if ! accel_counts "$ACCEL_USED"; then
 			printf 'perf %s\n' $((n * 200))
 		fi
 		printf 'plots 5\nreport 2\n'
@@ -68,6 +56,8 @@ main() {
 	plan=$(mktemp)
 	job_plan_start "$plan"
 	write_plan "$JOB_PLAN"
+	# shellcheck disable=SC2086 # a list of words
+	"$BENCH_DIR/kernel/build.sh" functions main $HOT_FUNCS >/dev/null
 	for cfg in $CONFIGS; do
 		job_step "$(build_key "$cfg")" "build $cfg"
 		"$BENCH_DIR/kernel/build.sh" build "$cfg"
@@ -76,10 +66,10 @@ main() {
 	# bench.sh's own status when it stopped before making one (bad input: 2)
 	[[ -n $dir && -d $dir ]] || DIE_STATUS=$((status ? status : STATUS_FAILED)) die "bench.sh made no results directory"
 	accel=$(meta_get "$dir" ACCEL)
-	if [[ $accel == tcg-icount ]]; then
+	if accel_counts "$accel"; then
 		job_plan_replace perf </dev/null
 	else
-		RESULTS_DIR=$dir "$REPO_DIR/bench/run/perf.sh" || status=$?
+		plan_call perf RESULTS_DIR="$dir" -- "$REPO_DIR/bench/run/perf.sh" || status=$?
 	fi
 	job_step plots "plots"
 	"$REPO_DIR/plots/make-plots.sh" "$dir"

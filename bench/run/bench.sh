@@ -27,7 +27,8 @@
 #               the log says n and the power at 2% and 5%.
 #
 #   bench.sh [-h | --settings | --list | --job ID | --plan-job ID DIR]
-#     --settings  the settings in effect, NAME=VALUE a line
+#     --settings  the settings in effect and where each came from
+#                 (bench/plan/resolve --settings bench answers)
 #     --list      the boots of the matrix, one job a line: "ID SEQ CONFIG
 #                 REPEAT STATES" (SEQ: its place in the plan)
 #     --job ID    run one job; its piece of results (no summary) goes to
@@ -39,7 +40,9 @@
 #                 KEY=VALUE a line; for a lab that boots the job itself
 #                 (bench/lab/lava-jobs.sh)
 # Settings: the job file JOB_FILE (bench/plan/jobs/NAME.job or a path; default
-# default), each overridden by the environment variable of the same name:
+# default), each overridden by the environment variable of the same name,
+# resolved and checked before any work (bench/plan/settings.table has each
+# one's default; the values below are those of default.job and the table):
 #   CONFIGS="off on on-nojl nokey"   configs of the matrix
 #   STATES="key-off key-on-other rules-1 rules-10 rules-100 rules-1000 match-chance"
 #   BASELINE="off off"                the row every other is compared with
@@ -68,11 +71,15 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-driver_start bench,all,quick -- "$0" "$@"
+# what is in effect and where each came from: the resolver's answer
+if [[ ${1:-} == --settings && $# == 1 ]]; then
+	exec "$BENCH_DIR/plan/resolve" --settings bench
+fi
+driver_start bench,all,quick,job -- "$0" "$@"
 
 MODE=all JOB_ID='' PLAN_DIR=''
 case ${1:-} in
---settings | --list) MODE=${1#--} ;;
+--list) MODE=list ;;
 --job) MODE=job JOB_ID=${2:-} ;;
 --plan-job) MODE=job JOB_ID=${2:-} PLAN_DIR=${3:-} ;;
 '') ;;
@@ -82,16 +89,19 @@ esac
 [[ ${1:-} != --plan-job || -n $PLAN_DIR ]] || die_bad_input "usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)"
 [[ $MODE != job || -n $PLAN_DIR || ($# == 2 && -n $JOB_ID) ]] || die_bad_input "usage: bench.sh --job ID (bench.sh --list prints the IDs)"
 [[ $MODE == job || $# -le 1 ]] || die_bad_input "unexpected argument '$2' after $1"
-results_init
 # shellcheck source=bench/collect/fio.sh
 . "$BENCH_DIR/collect/fio.sh"
 # shellcheck source=bench/collect/plugin.sh
 . "$BENCH_DIR/collect/plugin.sh"
 # shellcheck source=bench/lib/sequential.sh
 . "$BENCH_DIR/lib/sequential.sh"
-# The settings are the resolved plan's, which the run keeps as plan.env.
+# The settings are the resolved plan's, which the run keeps as plan.env;
+# what auto stood for under the accelerator it chose is in it.
 MY_PLAN=$BIB_PLAN
-plan_export "$MY_PLAN"
+plan_read JOB_FILE CONFIGS STATES BASELINE WORKLOADS SOFTIRQ_WORKLOADS REPEATS BOOTS \
+	FIO_RUNTIME FIO_RAMP FIO_IOS PLUGIN PERF_RECORD SEED RUN_TIMEOUT GUEST_JOBS THRESHOLD \
+	PLAN_NOISE RUN_ID RESULTS_ROOT ACCEL_USED REPEATS_MAX REPEATS_MINUTES
+hot_funcs_read
 
 # states_of CONFIG: the states a config is measured in (a config without
 # the feature, such as off and off-layout, has one: off).
@@ -104,6 +114,7 @@ states_of() {
 # REPEATS times, shuffled with SEED.
 make_plan() {
 	local cfg state r
+	# shellcheck disable=SC2153 # BOOTS, read from the plan
 	if [[ $BOOTS == per-config ]]; then
 		for ((r = 1; r <= REPEATS; r++)); do
 			for cfg in $CONFIGS; do
@@ -203,76 +214,56 @@ reap() {
 	((status != STATUS_TIMEOUT)) || timed_out=$((timed_out + 1))
 }
 
-# settings: what the job file and the environment make of each setting.
-print_settings() {
-	local k
-	printf 'JOB_FILE=%s\n' "$(job_file_path "${JOB_FILE:-default}")"
-	for k in $JOB_KEYS; do printf '%s=%s\n' "$k" "${!k-auto}"; done
-}
-
-# choose_boots: the accelerator and what follows from it.  Only auto
-# probes, with a boot of the job's config (else the first), so with ACCEL
-# set a lab's controller lists the jobs without any kernel.
+# choose_boots: what follows from the accelerator the plan chose
+# (bench/plan/resolve probed it, and put what "auto" stands for under it
+# into the plan: bench/lib/accel.sh accel_defaults).  Where counts are
+# exact (a second of guest time is ~170000 reads, repeats agree within
+# 0.1%, boots at once do not disturb each other) the counted job runs in
+# every state; elsewhere REPEATS=auto is the n that powers the matrix.
 choose_boots() {
-	local probe=${CONFIGS%% *}
-	[[ $MODE != job || " $CONFIGS " != *" ${JOB_ID%%.*} "* ]] || probe=${JOB_ID%%.*}
-	if [[ ${ACCEL:-auto} != auto ]]; then
-		ACCEL_USED=$ACCEL
+	if accel_counts "$ACCEL_USED"; then
+		COUNT_IOS=$FIO_IOS
 	else
-		ACCEL_USED=$("$BENCH_DIR/vm/run-guest" -A -c "$probe" -a auto)
-	fi
-	# Under icount a fio run's numbers are instruction counts: a second
-	# of guest time is ~170000 reads, repeats agree within 0.1%, and
-	# boots at once do not disturb each other.
-	if [[ $ACCEL_USED == tcg-icount ]]; then
-		BOOTS=${BOOTS:-per-config} REPEATS=${REPEATS:-1} COUNT_IOS=$FIO_IOS
-		FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms} GUEST_JOBS=${GUEST_JOBS:-$(nproc)}
-	else
-		BOOTS=${BOOTS:-per-state} COUNT_IOS=0 PERF_RECORD=0
-		FIO_RUNTIME=${FIO_RUNTIME:-2} FIO_RAMP=${FIO_RAMP:-500ms} GUEST_JOBS=${GUEST_JOBS:-1}
+		COUNT_IOS=0 PERF_RECORD=0
 		plan_repeats
 	fi
-	[[ $BOOTS == per-state || ($BOOTS == per-config && $ACCEL_USED == tcg-icount) ]] ||
-		die_bad_input "BOOTS=$BOOTS: valid are per-state, and per-config under tcg-icount only (a boot's history changes kvm and tcg numbers)"
-	[[ $COUNT_IOS != 0 || -n $WORKLOADS ]] || die_bad_input "nothing to measure under $ACCEL_USED: WORKLOADS is empty"
 }
 
 # gating_rows: how many gating sampled rows a comparison of two runs of
 # this matrix judges together under kvm/tcg: IOPS per workload of every
-# row, and under kvm the cycles per I/O perf.sh adds per row in make's
-# main job.
+# row, and with a vPMU (kvm) the cycles per I/O perf.sh adds per row in
+# make's main job.
 gating_rows() {
 	local cfg state rows=0 k
 	while read -r cfg state; do
 		k=$(run_workloads "$state" | wc -l)
 		rows=$((rows + k))
-		[[ $ACCEL_USED != kvm ]] || rows=$((rows + 1))
+		! accel_pmu "$ACCEL_USED" || rows=$((rows + 1))
 	done < <(matrix_rows)
 	echo "$rows"
 }
 
-# plan_repeats: REPEATS under kvm/tcg.  auto (unset) takes benchstat
+# plan_repeats: REPEATS where counts are not exact.  auto takes benchstat
 # plan's n; either way the log says what the matrix can show at that n.
 plan_repeats() {
-	local rows plan noise=${PLAN_NOISE:-1} thr=${THRESHOLD:-1} auto=''
-	[[ -n ${REPEATS:-} ]] || auto=' (auto)'
-	[[ $noise =~ ^[0-9]+([.][0-9]+)?$ && $thr =~ ^[0-9]+([.][0-9]+)?$ ]] ||
-		die_bad_input "PLAN_NOISE=$noise THRESHOLD=$thr: expected numbers (percent)"
+	local rows plan auto='' given=()
+	if [[ $REPEATS == auto ]]; then auto=' (auto)'; else given=(--repeats "$REPEATS"); fi
 	rows=$(gating_rows)
-	# the sequential gate's first round (bench/lib/sequential.sh)
-	[[ -n ${REPEATS:-} || ${REPEATS_MAX:-30} -le 10 ]] || REPEATS=10 auto=' (auto)'
-	SEQ_DESIGN=$(seq_design)
-	if [[ -n $SEQ_DESIGN ]]; then
-		plan=$("$(benchstat_bin)" seq-plan --rows "$rows" --noise "$noise" --threshold "$thr" \
+	# the sequential gate's first round (bench/lib/sequential.sh), when
+	# REPEATS_MAX leaves room for more
+	((REPEATS_MAX <= 10)) || [[ -z $auto ]] || REPEATS=10
+	[[ $REPEATS == auto ]] || SEQ_DESIGN=$(seq_design)
+	if [[ -n ${SEQ_DESIGN:-} ]]; then
+		plan=$("$(benchstat_bin)" seq-plan --rows "$rows" --noise "$PLAN_NOISE" --threshold "$THRESHOLD" \
 			--first "$REPEATS" --max "$REPEATS_MAX" | sed -n 2p) || die "benchstat seq-plan failed"
 		REPEATS_PLAN=$plan
-		log "bench: REPEATS=$REPEATS$auto under $ACCEL_USED, then up to REPEATS_MAX=$REPEATS_MAX for the rows still undecided (the sequential gate); $noise% noise assumed (PLAN_NOISE): $plan"
+		log "bench: REPEATS=$REPEATS$auto under $ACCEL_USED, then up to REPEATS_MAX=$REPEATS_MAX for the rows still undecided (the sequential gate); $PLAN_NOISE% noise assumed (PLAN_NOISE): $plan"
 		return
 	fi
-	plan=$("$(benchstat_bin)" plan --rows "$rows" --noise "$noise" --threshold "$thr" \
-		${REPEATS:+--repeats "$REPEATS"}) || die "benchstat plan failed"
+	plan=$("$(benchstat_bin)" plan --rows "$rows" --noise "$PLAN_NOISE" --threshold "$THRESHOLD" \
+		${given[@]+"${given[@]}"}) || die "benchstat plan failed"
 	REPEATS_PLAN=$plan
-	REPEATS=${REPEATS:-$(sed -n 's/^n=\([0-9]*\) .*/\1/p' <<<"$plan")}
+	[[ -z $auto ]] || REPEATS=$(sed -n 's/^n=\([0-9]*\) .*/\1/p' <<<"$plan")
 	[[ $REPEATS =~ ^[1-9][0-9]*$ ]] || die "benchstat plan said '$plan'"
 	log "bench: REPEATS=$REPEATS$auto under $ACCEL_USED: $(plan_words "$plan")"
 }
@@ -291,11 +282,6 @@ plan_words() {
 main() {
 	local dir line plan_file
 	local -a boots
-	# what is in effect, checked or not (make reads CONFIGS from it)
-	if [[ $MODE == settings ]]; then
-		print_settings
-		return
-	fi
 	# shellcheck disable=SC2086 # a list of words
 	[[ $MODE != all ]] || check_built $CONFIGS
 	# shellcheck disable=SC2086
@@ -318,7 +304,7 @@ main() {
 		mapfile -t boots <"$plan_file"
 	fi
 	log "bench: accelerator $ACCEL_USED, $BOOTS boots"
-	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED${JOB_ID:+-$JOB_ID}}
+	[[ $RUN_ID != auto ]] || RUN_ID=$(date -u +%Y%m%d-%H%M%S)-$ACCEL_USED${JOB_ID:+-$JOB_ID}
 	dir=${PLAN_DIR:-$(results_root)/$RUN_ID}
 	[[ ! -e $dir ]] || die_bad_input "$dir exists already"
 	mkdir -p "$dir/raw"
@@ -359,10 +345,10 @@ start_meta() {
 	local dir=$1 all=$CONFIGS
 	[[ $MODE != job ]] || CONFIGS=${JOB_ID%%.*}
 	write_meta "$dir" "$ACCEL_USED" "$BENCH_COMMAND" "REPEATS=$REPEATS" "REPEATS_PLAN=${REPEATS_PLAN:-}" "SEED=$SEED" \
-		"REPEATS_MAX=${REPEATS_MAX:-}" "SEQUENTIAL=$([[ $MODE == all ]] && echo "${SEQ_DESIGN:-}")" \
+		"REPEATS_MAX=$REPEATS_MAX" "SEQUENTIAL=$([[ $MODE == all ]] && echo "${SEQ_DESIGN:-}")" \
 		"FIO_RUNTIME=$FIO_RUNTIME" "FIO_RAMP=$FIO_RAMP" "WORKLOADS=$WORKLOADS" \
 		"SOFTIRQ_WORKLOADS=$SOFTIRQ_WORKLOADS" "BOOTS=$BOOTS" "FIO_IOS=$COUNT_IOS" "PLUGIN=$PLUGIN" \
-		"JOB_FILE=$(basename "$(job_file_path "${JOB_FILE:-default}")")"
+		"JOB_FILE=$(basename "$JOB_FILE")"
 	CONFIGS=$all
 	[[ $MODE != job ]] || meta_set "$dir" CONFIGS "$CONFIGS"
 	[[ $MODE != job ]] || meta_set "$dir" JOB_ID "$JOB_ID"

@@ -9,7 +9,8 @@
 # (bench/stats/README.md, "The sequential gate").
 #
 #   compare-series.sh [-h]
-# Settings (environment):
+# Settings (environment; bench/plan/drivers/compare-series.job and the
+# table hold their defaults):
 #   BASE_SERIES NEW_SERIES   a directory with a series file, or none
 #                            (default: SERIES, else patches/)
 #   BASE_KSRC NEW_KSRC       the source of each side (default: KSRC, else
@@ -18,12 +19,10 @@
 #                            (the paths of the design: key off, key on with
 #                            no rule on the target disk, one rule and many
 #                            on it, each visited by every I/O)
-#   WORKLOADS=randread-qd1
-#   FIO_RUNTIME FIO_RAMP (auto: 1 and 200ms under tcg-icount, else 2 and
-#   500ms) FIO_IOS=20000 HOT_FUNCS THRESHOLD=1 EXACT_TOLERANCE=0
-#   ACCEL=tcg-icount|tcg|kvm|auto  REPEATS=auto  REPEATS_MAX=30
-#   REPEATS_MINUTES=0 (no limit)  RESULTS_ROOT=results
-#   RUN_ID=<date>-compare-series
+#   WORKLOADS  FIO_RUNTIME  FIO_RAMP  FIO_IOS  HOT_FUNCS  THRESHOLD
+#   EXACT_TOLERANCE  ACCEL=tcg-icount|tcg|kvm|auto  REPEATS  REPEATS_MAX
+#   REPEATS_MINUTES  RESULTS_ROOT  RUN_ID (default <date>-compare-series)
+# Each side's build and run get a plan made from this one's (plan_call).
 # Output: RESULTS_ROOT/RUN_ID/{base,new}/, a run of bench.sh each (under
 # kvm and tcg: runs.csv and meta.json joined from the pieces of
 # "bench.sh --job", one a boot, kept in pieces/), and the table on
@@ -48,75 +47,72 @@ shopt -s inherit_errexit
 trap 'exit "$STATUS_BAD_INPUT"' ERR
 # On its own it resolves its settings first (bench/plan/run: exit 2 on bad
 # input, before a results directory is made or a tree extracted).
-if plan_for compare-series || [[ $# != 0 ]]; then
-	lib_start "$0" "$@"
-else
-	driver_start compare-series -- "$0"
-fi
+driver_start compare-series -- "$0" "$@"
 no_arguments "$0" "$@"
+plan_read CONFIGS STATES BASELINE BASE_KSRC NEW_KSRC BASE_SERIES NEW_SERIES RUN_ID RESULTS_ROOT \
+	HOT_FUNCS ACCEL_USED REPEATS REPEATS_MAX REPEATS_MINUTES THRESHOLD EXACT_TOLERANCE
+# shellcheck source=bench/lib/sequential.sh
+. "$BENCH_DIR/lib/sequential.sh"
 
-export CONFIGS=${CONFIGS:-on} STATES=${STATES:-key-off key-on-other rules-1 rules-1000}
-export WORKLOADS=${WORKLOADS:-randread-qd1} FIO_IOS=${FIO_IOS:-20000} SOFTIRQ_WORKLOADS=''
-export ACCEL=${ACCEL:-tcg-icount} PERF_RECORD=0 PLUGIN=1
-# shellcheck disable=SC2086 # a list of words
-BASELINE=${BASELINE:-${CONFIGS%% *} ${STATES%% *}}
-export BASELINE
-
-# side NAME KSRC SERIES: build and measure one side into $OUT/NAME.  An
-# empty KSRC or SERIES is the default, i.e. unset (bench.sh's resolver
-# refuses an empty value).
+# side NAME KSRC SERIES: build and measure one side into $OUT/NAME, each
+# on a plan made from this one's with the side's source (an empty KSRC is
+# Debian's, the default) and series.
 side() {
 	local name=$1
-	local -a src=()
-	[[ -z $2 ]] || src+=("KSRC=$2")
-	[[ -z $3 ]] || src+=("SERIES=$3")
+	local -a src
+	mapfile -t src < <(side_sources "$2" "$3")
 	# shellcheck disable=SC2086 # a list of words
-	env -u KSRC -u SERIES "${src[@]}" "$BENCH_DIR/kernel/build.sh" build $CONFIGS >&2
-	env -u KSRC -u SERIES "${src[@]}" RESULTS_ROOT="$OUT" RUN_ID="$name" "$BENCH_DIR/run/bench.sh" >/dev/null
+	plan_call kernels "${src[@]}" CONFIGS="$CONFIGS" -- "$BENCH_DIR/kernel/build.sh" build $CONFIGS >&2
+	plan_call bench "${src[@]}" RESULTS_ROOT="$OUT" RUN_ID="$name" -- "$BENCH_DIR/run/bench.sh" >/dev/null
 }
 
-# build NAME KSRC SERIES: CONFIGS of one side (an empty KSRC or SERIES is
-# the default, as in side)
-build() {
-	local -a src=()
-	[[ -z $2 ]] || src+=("KSRC=$2")
-	[[ -z $3 ]] || src+=("SERIES=$3")
+# side_sources KSRC SERIES: side's plan args, "SERIES=... [KSRC=...]".
+side_sources() {
+	printf '%s\n' "SERIES=$2"
+	[[ -z $1 ]] || printf '%s\n' "KSRC=$1"
+}
+
+# undefined KSRC SERIES: the HOT_FUNCS no C file of that side's source
+# defines, one a line, sorted (its tree synced, nothing built).
+undefined() {
+	local -a src
+	mapfile -t src < <(side_sources "$1" "$2")
 	# shellcheck disable=SC2086 # a list of words
-	env -u KSRC -u SERIES "${src[@]}" "$BENCH_DIR/kernel/build.sh" build $CONFIGS >&2
+	{ plan_call kernels "${src[@]}" -- "$BENCH_DIR/kernel/build.sh" functions main $HOT_FUNCS 2>/dev/null || :; } |
+		awk '$2 == "-" { print $1 }' | sort
+}
+
+# build NAME KSRC SERIES: CONFIGS of one side, on a plan made as side's
+build() {
+	local -a src
+	mapfile -t src < <(side_sources "$2" "$3")
+	# shellcheck disable=SC2086 # a list of words
+	plan_call kernels "${src[@]}" CONFIGS="$CONFIGS" -- "$BENCH_DIR/kernel/build.sh" build $CONFIGS >&2
 }
 
 main() {
-	local base_ksrc=${BASE_KSRC:-${KSRC:-}} new_ksrc=${NEW_KSRC:-${KSRC:-}}
-	local base_series=${BASE_SERIES:-${SERIES:-}} new_series=${NEW_SERIES:-${SERIES:-}} status=0 static=0 s
-	# Both sides' names first: a typo on NEW must not cost BASE's boots.
-	for s in "$base_ksrc|$base_series" "$new_ksrc|$new_series"; do
-		(KSRC=${s%%|*} SERIES=${s#*|} DIE_STATUS=$STATUS_BAD_INPUT resolve_variant) || exit "$STATUS_BAD_INPUT"
-	done
-	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-compare-series}
+	local status=0 static=0 base missing
+	[[ $RUN_ID != auto ]] || RUN_ID=$(date -u +%Y%m%d-%H%M%S)-compare-series
+	# every function to count is one of a side's source (a function the
+	# new series adds is counted where it is), before a build; one side
+	# after the other (two syncs of one tree at once would clobber it)
+	base=$(undefined "$BASE_KSRC" "$BASE_SERIES")
+	missing=$(comm -12 <(printf '%s\n' "$base") <(undefined "$NEW_KSRC" "$NEW_SERIES") | one_line)
+	[[ -z $missing ]] || die_bad_input "HOT_FUNCS: $missing: defined in no C file of either side's source: name functions of them"
 	OUT=$(results_root)/$RUN_ID
 	[[ ! -e $OUT ]] || die_bad_input "$OUT exists already"
 	mkdir -p "$OUT"
-	if [[ $ACCEL == auto ]]; then
-		build base "$base_ksrc" "$base_series"
-		ACCEL=$(env -u KSRC -u SERIES ${base_ksrc:+KSRC=$base_ksrc} ${base_series:+SERIES=$base_series} \
-			"$BENCH_DIR/vm/run-guest" -A -c "${CONFIGS%% *}" -a auto)
-		log "compare-series: ACCEL=auto: $ACCEL"
-	fi
-	if [[ $ACCEL == tcg-icount ]]; then
-		export REPEATS=${REPEATS:-1} BOOTS=${BOOTS:-per-config}
-		export FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms}
-		log "compare-series: base KSRC=${base_ksrc:-default} SERIES=${base_series:-patches}"
-		side base "$base_ksrc" "$base_series" || die "measuring the base failed: not measured (see $OUT/base)"
-		log "compare-series: new KSRC=${new_ksrc:-default} SERIES=${new_series:-patches}"
-		side new "$new_ksrc" "$new_series" || die "measuring the new side failed: not measured (see $OUT/new)"
+	if accel_exact "$ACCEL_USED"; then
+		log "compare-series: base KSRC=$BASE_KSRC SERIES=$BASE_SERIES (an empty KSRC: Debian's)"
+		side base "$BASE_KSRC" "$BASE_SERIES" || die "measuring the base failed: not measured (see $OUT/base)"
+		log "compare-series: new KSRC=$NEW_KSRC SERIES=$NEW_SERIES"
+		side new "$NEW_KSRC" "$NEW_SERIES" || die "measuring the new side failed: not measured (see $OUT/new)"
 	else
-		log "compare-series: base KSRC=${base_ksrc:-default} SERIES=${base_series:-patches}"
-		build base "$base_ksrc" "$base_series"
-		log "compare-series: new KSRC=${new_ksrc:-default} SERIES=${new_series:-patches}"
-		build new "$new_ksrc" "$new_series"
-		# shellcheck source=bench/lib/sequential.sh
-		. "$BENCH_DIR/lib/sequential.sh"
-		declare -gA SIDE_SRC=([base]="$base_ksrc|$base_series" [new]="$new_ksrc|$new_series")
+		log "compare-series: base KSRC=$BASE_KSRC SERIES=$BASE_SERIES (an empty KSRC: Debian's)"
+		build base "$BASE_KSRC" "$BASE_SERIES"
+		log "compare-series: new KSRC=$NEW_KSRC SERIES=$NEW_SERIES"
+		build new "$NEW_KSRC" "$NEW_SERIES"
+		declare -gA SIDE_SRC=([base]="$BASE_KSRC|$BASE_SERIES" [new]="$NEW_KSRC|$NEW_SERIES")
 		series_rounds "$OUT"
 	fi
 	"$BENCH_DIR/stats/compare.sh" "$OUT/base" "$OUT/new" || status=$?
@@ -137,13 +133,14 @@ static_answers() {
 	printf '\nstatic answer, each config BASE -> NEW (perf-scripts/static.sh: static/CONFIG.txt)\n'
 	mkdir -p "$OUT/static"
 	for c in $CONFIGS; do
-		if ! "$REPO_DIR/perf-scripts/static.sh" -o "$OUT/static/$c" "$c" "$c" >/dev/null 2>"$OUT/static/$c.log"; then
+		if ! plan_call static BASE_CONFIG="$c" NEW_CONFIG="$c" -- \
+			"$REPO_DIR/perf-scripts/static.sh" -o "$OUT/static/$c" "$c" "$c" >/dev/null 2>"$OUT/static/$c.log"; then
 			printf '  %s: NOT ANSWERED: perf-scripts/static.sh failed (%s)\n' "$c" "$OUT/static/$c.log"
 			rc=1
 			continue
 		fi
 		mv "$OUT/static/$c/static.txt" "$OUT/static/$c.txt"
-		static_gate "$OUT/static/$c/static.csv" "${EXACT_TOLERANCE:-0}" >"$OUT/static/$c.gate" || rc=1
+		static_gate "$OUT/static/$c/static.csv" "$EXACT_TOLERANCE" >"$OUT/static/$c.gate" || rc=1
 		[[ -f $OUT/static.csv ]] || head -n 1 "$OUT/static/$c/static.csv" >"$OUT/static.csv"
 		tail -n +2 "$OUT/static/$c/static.csv" >>"$OUT/static.csv"
 		while IFS= read -r line; do

@@ -23,15 +23,13 @@ shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 driver_start coverage -- "$0" "$@"
-results_init
+plan_read FUZZ_SECONDS FUZZ_SEED TESTS TEST_TIMEOUT RUN_ID RESULTS_ROOT
 # run_guest_tests and its result lines, as make test prints them.
 # shellcheck source=bench/lib/guest-tests.sh
 . "$BENCH_DIR/lib/guest-tests.sh"
 guest_results_init
 
 COVERAGE_CONFIG=gcov
-export FUZZ_SECONDS=${FUZZ_SECONDS:-120}
-export FUZZ_SEED=${FUZZ_SEED:-1}
 # The tracefiles keep only these sources (the rest of the counts are the
 # inline helpers of headers that the two objects use).
 SOURCES=(block/error-injection.c block/error-injection.h block/blk-core.c)
@@ -113,7 +111,8 @@ capture_test_boots() {
 main() {
 	local dir status=0 fuzz_out accel tests_pass
 	check_args "$@"
-	dir=${1:-$(results_root)/${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-coverage}}
+	[[ $RUN_ID != auto ]] || RUN_ID=$(date -u +%Y%m%d-%H%M%S)-coverage
+	dir=${1:-$(results_root)/$RUN_ID}
 	log "coverage: $COVERAGE_CONFIG, guest tests then ${FUZZ_SECONDS}s of fuzzing, into $dir"
 	"$BENCH_DIR/kernel/build.sh" build "$COVERAGE_CONFIG"
 	mkdir -p "$dir"
@@ -127,7 +126,7 @@ main() {
 	capture_test_boots "$dir/tests.info"
 
 	fuzz_out=$CACHE/coverage-runs/fuzz-$(date +%Y%m%d-%H%M%S)
-	CONFIG=$COVERAGE_CONFIG FUZZ_OUT=$fuzz_out "$BENCH_DIR/run/fuzz.sh" || status=1
+	plan_call fuzz CONFIG="$COVERAGE_CONFIG" FUZZ_OUT="$fuzz_out" -- "$BENCH_DIR/run/fuzz.sh" || status=1
 	without_counts "$fuzz_out/result.log" >"$dir/fuzz.log"
 	capture "$fuzz_out/result.log" "$dir/fuzz.info"
 
@@ -137,7 +136,7 @@ main() {
 		"make test's guest tests=$dir/tests.info" "fuzz campaign=$dir/fuzz.info" \
 		"both=$dir/both.info" >"$dir/coverage.txt"
 	accel=$(sed -n 's/^accel=//p' "$fuzz_out/meta")
-	CONFIGS=$COVERAGE_CONFIG STATES='' RUN_ID=$(basename "$dir") \
+	CONFIGS=$COVERAGE_CONFIG STATES='' BASELINE='' HOT_FUNCS='' RUN_ID=$(basename "$dir") \
 		write_meta "$dir" "$accel" "$BENCH_COMMAND" FUZZ_SECONDS="$FUZZ_SECONDS" \
 		FUZZ_SEED="$FUZZ_SEED" GUEST_TESTS_PASSED="$tests_pass" GCOV="$("$(gcov_tool)" --version | sed -n 1p)" \
 		LCOV="$(lcov --version | sed -n 1p)"

@@ -5,7 +5,8 @@
 #
 #   FUZZ_SECONDS=360 FUZZ_SEED=1 CONFIG=debug bench/run/fuzz.sh
 #
-# FUZZ_SECONDS: guest seconds to start new runs in (the boot adds about a
+# Settings (their defaults: bench/plan/settings.table, and
+# bench/plan/drivers/fuzz.job's CONFIG=debug): FUZZ_SECONDS: guest seconds to start new runs in (the boot adds about a
 # minute on debug under TCG, the last run up to about two more, and on a
 # loaded host the guest clock falls behind the wall clock); FUZZ_SEED: the
 # first seed, each run takes the next one; CONFIG: any config with
@@ -18,15 +19,13 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/../lib/lib.sh"
 driver_start fuzz -- "$0" "$@"
 
-FUZZ_SECONDS=${FUZZ_SECONDS:-360}
-FUZZ_SEED=${FUZZ_SEED:-1}
-CONFIG=${CONFIG:-debug}
-FUZZ_OUT=${FUZZ_OUT:-}
+plan_read FUZZ_SECONDS FUZZ_SEED CONFIG FUZZ_OUT
 
 main() {
 	local out status=0
 	"$BENCH_DIR/kernel/build.sh" build "$CONFIG"
-	out=${FUZZ_OUT:-$CACHE/fuzz-runs/$CONFIG-$(date +%Y%m%d-%H%M%S)}
+	out=$FUZZ_OUT
+	[[ -n $out ]] || out=$CACHE/fuzz-runs/$CONFIG-$(date +%Y%m%d-%H%M%S)
 	log "fuzz: $CONFIG, first seed $FUZZ_SEED, ${FUZZ_SECONDS}s (output $out)"
 	# A run that never finishes must still end: allow the boot and the
 	# last run (a few minutes at most on debug under TCG).

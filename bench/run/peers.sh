@@ -5,9 +5,10 @@
 # The peers: fail_make_request, dm targets, and a BPF program overriding
 # should_fail_bio() (bench/guest/bpf), which the plugin counts too.
 #
-# Settings: REPEATS (default 3), ACCEL, FIO_RUNTIME, FIO_RAMP as for bench.sh;
-# RESULTS_DIR to only add the capability table, plots and report to an
-# earlier peers run.
+# Settings: REPEATS, ACCEL, FIO_RUNTIME, FIO_RAMP as for bench.sh; its
+# configs, states, baseline, REPEATS (3) and HOT_FUNCS (should_fail_bio
+# too) are bench/plan/drivers/peers.job's; RESULTS_DIR to only add the
+# capability table, plots and report to an earlier peers run.
 #
 #   bench/run/peers.sh [-h]
 set -euo pipefail
@@ -16,16 +17,7 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/../lib/lib.sh"
 driver_start peers -- "$0" "$@"
 no_arguments "$0" "$@"
-# should_fail_bio: where fail_make_request and the BPF program act (set
-# before results_init, which gives HOT_FUNCS its default).
-export HOT_FUNCS=${HOT_FUNCS:-submit_bio_noacct_nocheck __blk_error_inject should_fail_bio}
-results_init
-export CONFIGS=peers
-export STATES="ei-idle key-on-other ei-rule fmr-p0 dm-linear dm-error-unused dm-flakey-up dm-dust bpf-detached bpf-idle bpf-rule"
-export BASELINE="peers ei-idle"
-export SOFTIRQ_WORKLOADS=""
-export REPEATS=${REPEATS:-3}
-export RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-peers}
+plan_read RESULTS_DIR RUN_ID
 
 run_capabilities() {
 	local dir=$1
@@ -39,13 +31,14 @@ run_capabilities() {
 }
 
 main() {
-	local dir=${RESULTS_DIR:-}
+	local dir=$RESULTS_DIR
 	# RESULTS_DIR: finish an earlier peers run (capabilities, plots, report).
 	if [[ -z $dir ]]; then
-		dir=$("$BENCH_DIR/run/bench.sh")
-		# Under tcg-icount bench.sh counted in its own boots.
-		[[ $(meta_get "$dir" ACCEL) == tcg-icount ]] ||
-			RESULTS_DIR=$dir "$REPO_DIR/bench/run/perf.sh"
+		[[ $RUN_ID != auto ]] || RUN_ID=$(date -u +%Y%m%d-%H%M%S)-peers
+		dir=$(plan_call bench RUN_ID="$RUN_ID" -- "$BENCH_DIR/run/bench.sh")
+		# Where counts are exact bench.sh counted in its own boots.
+		accel_counts "$(meta_get "$dir" ACCEL)" ||
+			plan_call perf RESULTS_DIR="$dir" -- "$REPO_DIR/bench/run/perf.sh"
 	fi
 	[[ -f $dir/summary.csv ]] || die "$dir has no summary.csv"
 	run_capabilities "$dir"

@@ -11,32 +11,38 @@
 #
 #   per-patch.sh [-h]
 # Settings (environment): KSRC, SERIES (default patches/), HOT_FUNCS, as for
-# bench/kernel/build.sh and bench/run/bench.sh; WORKLOADS=randread-qd1 FIO_RUNTIME=1
-# FIO_RAMP=200ms FIO_IOS=20000; RESULTS_ROOT=results; RUN_ID=<date>-per-patch.
+# bench/kernel/build.sh and bench/run/bench.sh; WORKLOADS FIO_RUNTIME FIO_RAMP
+# FIO_IOS (bench/plan/drivers/per-patch.job and the table); RESULTS_ROOT;
+# RUN_ID (default <date>-per-patch).  Each build and boot runs on a plan
+# made from this one's (plan_call).
 # Output: RESULTS_ROOT/RUN_ID/ with runs.csv and summary.csv (configs p0
 # (pristine), p1..pN (prefixes), off), prefixes.txt (what each pN is),
 # per-patch.csv, report.md and report.txt (the tables); printed on stdout.
-#   per-patch.sh report DIR   the summary and tables again from DIR's runs.csv
+#   per-patch.sh report DIR   the summary and tables again from DIR's runs.csv,
+#                             into DIR: a run made on this machine (a
+#                             committed run is refused: copy it first)
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 # The resolver checks the settings of a build (SERIES=none, a series file
-# that lists no patches, ...); "report" only reads DIR.
+# that lists no patches, ...); "report" checks DIR as make report checks
+# RESULTS: a run, made on this machine, never a committed one.
 if [[ ${1:-} == report ]]; then
-	lib_start "$0" "$@"
+	help_answer "$0" "${@:2}"
+	[[ $# == 2 && -n $2 && $2 != -* ]] ||
+		die_bad_input "usage: per-patch.sh report DIR (a per-patch run made on this machine, e.g. results/<date>-per-patch)"
+	# the report names the command that made its tables again: this one
+	bench_command "$@"
+	driver_start report RESULTS="$2" -- "$0" "$@"
 else
 	driver_start per-patch -- "$0" "$@"
 	no_arguments "$0" "$@"
 fi
 # shellcheck source=bench/stats/round.sh
 . "$BENCH_DIR/stats/round.sh"
-results_init
 
 FEATURE_SYMBOL=CONFIG_BLK_ERROR_INJECTION
-export WORKLOADS=${WORKLOADS:-randread-qd1} FIO_RUNTIME=${FIO_RUNTIME:-1} FIO_RAMP=${FIO_RAMP:-200ms}
-export FIO_IOS=${FIO_IOS:-20000} SOFTIRQ_WORKLOADS='' REPEATS=1 BOOTS=per-config
-export ACCEL=tcg-icount PERF_RECORD=0 PLUGIN=1 HOT_FUNCS
 STEP_SEQ=0
 
 # prefix_series K: a series directory with the first K patches of
@@ -60,17 +66,17 @@ prefix_series() {
 step() {
 	local label=$1 series=$2 cfg=$3 states=$4 run base=off
 	local -a side=()
-	log "per-patch: $label: $cfg (SERIES=${series:-default}) in $states"
+	log "per-patch: $label: $cfg (SERIES=$series) in $states"
 	# the default series is SERIES unset (bench.sh's resolver refuses an
 	# empty value); the baseline is a row of the step's matrix
-	[[ -z $series ]] || side=("SERIES=$series")
+	side=("SERIES=$series")
 	! has_feature "$cfg" || base=${states%% *}
-	env -u SERIES "${side[@]}" "$BENCH_DIR/kernel/build.sh" build "$cfg" >&2
+	plan_call kernels "${side[@]}" CONFIGS="$cfg" -- "$BENCH_DIR/kernel/build.sh" build "$cfg" >&2
 	# A boot that fails (a kernel report, say: a prefix can carry a bug a
 	# later patch fixes) leaves its rows failed and the table n/a there.
 	run=$OUT/rows/$label
-	env -u SERIES "${side[@]}" CONFIGS="$cfg" STATES="$states" BASELINE="$cfg $base" \
-		RESULTS_ROOT="$OUT/rows" RUN_ID="$label" "$BENCH_DIR/run/bench.sh" >/dev/null ||
+	plan_call bench "${side[@]}" CONFIGS="$cfg" STATES="$states" BASELINE="$cfg $base" \
+		RESULTS_ROOT="$OUT/rows" RUN_ID="$label" -- "$BENCH_DIR/run/bench.sh" >/dev/null ||
 		printf '%s %s\n' "$label" "$(cat "$run/failures.txt" 2>/dev/null || echo "bench.sh failed")" >>"$OUT/failures.txt"
 	[[ -f $run/runs.csv ]] || die "$label: bench.sh wrote no runs.csv"
 	STEP_SEQ=$((STEP_SEQ + 1))
@@ -98,21 +104,23 @@ main() {
 	load0=$(load_average)
 	mapfile -t patches < <(series_patches "$SERIES_DIR")
 	n=${#patches[@]}
-	RUN_ID=${RUN_ID:-$(date -u +%Y%m%d-%H%M%S)-per-patch}
+	# every function to count is one of the whole series' tree, before a build
+	"$BENCH_DIR/kernel/build.sh" functions main "${HOT_FUNC_LIST[@]}" >/dev/null
+	[[ $RUN_ID != auto ]] || RUN_ID=$(date -u +%Y%m%d-%H%M%S)-per-patch
 	OUT=$(results_root)/$RUN_ID
 	[[ ! -e $OUT ]] || die_bad_input "$OUT exists already"
 	mkdir -p "$OUT/rows"
 	printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$OUT/runs.csv"
 	printf 'p0 pristine (no patches; config pristine)\n' >"$OUT/prefixes.txt"
-	step p0 "${SERIES:-}" pristine key-off
-	before=(p0 "${SERIES:-}" pristine)
+	step p0 "$SERIES" pristine key-off
+	before=(p0 "$SERIES" pristine)
 	labels+=(p0)
 	for ((k = 1; k <= n; k++)); do
 		p=$(basename "${patches[k - 1]}")
 		# The whole series is SERIES itself: on the default pair that is
 		# the shared on build.
-		if ((k == n)); then series=${SERIES:-}; else series=$(prefix_series "$k"); fi
-		if SERIES=$series "$BENCH_DIR/kernel/build.sh" defines main "$FEATURE_SYMBOL"; then
+		if ((k == n)); then series=$SERIES; else series=$(prefix_series "$k"); fi
+		if plan_call kernels SERIES="$series" -- "$BENCH_DIR/kernel/build.sh" defines main "$FEATURE_SYMBOL"; then
 			cfg=on states="key-off key-on-other"
 		else
 			# The off fragment asks only that the feature be unset: on
@@ -123,20 +131,19 @@ main() {
 		printf '%s %s (config %s)\n' "$label" "$p" "$cfg" >>"$OUT/prefixes.txt"
 		step "$label" "$series" "$cfg" "$states"
 		# The code beside the counts: this row against the one before.
-		BASE_SERIES=${before[1]} NEW_SERIES=$series BASE_LABEL=${before[0]} NEW_LABEL=$label \
-			static_into "$OUT" "$label" "${before[2]}" "$cfg"
+		BASE_LABEL=${before[0]} NEW_LABEL=$label static_into "$OUT" "$label" "${before[2]}" "$cfg" \
+			BASE_SERIES="${before[1]}" NEW_SERIES="$series"
 		before=("$label" "$series" "$cfg")
 		labels+=("$label")
 	done
 	printf 'off the whole series, feature compiled out (config off)\n' >>"$OUT/prefixes.txt"
-	step off "${SERIES:-}" off key-off
-	BASE_SERIES=${SERIES:-} NEW_SERIES=${SERIES:-} BASE_LABEL=p0 NEW_LABEL=off \
-		static_into "$OUT" off pristine off
+	step off "$SERIES" off key-off
+	BASE_LABEL=p0 NEW_LABEL=off static_into "$OUT" off pristine off
 	labels+=(off)
 	jq -s 'add' "$OUT"/rows/*/build.json >"$OUT/builds.json"
-	jq --arg c "${labels[*]}" --arg cmd "$BENCH_COMMAND" --slurpfile b "$OUT/builds.json" \
+	jq --arg c "${labels[*]}" --arg cmd "$BENCH_COMMAND" --arg id "$RUN_ID" --slurpfile b "$OUT/builds.json" \
 		'.CONFIGS = $c | .STATES = "key-off key-on-other" | .BASELINE = "p0 key-off"
-		 | .COMMAND = $cmd | .BUILDS = $b[0]' "$OUT/rows/p$n/meta.json" >"$OUT/meta.json"
+		 | .COMMAND = $cmd | .BUILDS = $b[0] | .RUN_ID = $id' "$OUT/rows/p$n/meta.json" >"$OUT/meta.json"
 	meta_set "$OUT" WALL_SECONDS "$(($(date +%s) - t0))"
 	meta_set "$OUT" LOAD_START "$load0"
 	meta_set "$OUT" LOAD_END "$(load_average)"
@@ -161,7 +168,7 @@ tables() {
 # "off" renamed, absent.txt made from the rows' meta.json).
 cmd_report() {
 	local tmp m
-	OUT=${1:?usage: per-patch.sh report DIR}
+	OUT=$1
 	[[ -f $OUT/runs.csv && -f $OUT/prefixes.txt && -f $OUT/meta.json ]] || die_bad_input "$OUT is not a per-patch run"
 	sed -i 's/^\([^,]*,[^,]*\),off,/\1,key-off,/' "$OUT/runs.csv"
 	if [[ ! -f $OUT/absent.txt ]]; then
@@ -374,4 +381,10 @@ pristine_table() {
 	done
 }
 
-if [[ ${1:-} == report ]]; then cmd_report "${2:-}"; else main; fi
+if [[ ${1:-} == report ]]; then
+	cmd_report "$2"
+else
+	plan_read WORKLOADS FIO_RUNTIME FIO_RAMP FIO_IOS SERIES RUN_ID RESULTS_ROOT
+	hot_funcs_read
+	main
+fi

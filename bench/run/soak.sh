@@ -4,14 +4,40 @@
 #
 #   soak.sh [-c CONFIG] [-n BOOTS] [-j PARALLEL] [-a ACCEL]
 #
-# Defaults: -c debug -n 30 -j 2 -a auto (the accelerator make test uses).  Every boot runs a trivial script
+# The options are the settings CONFIG, SOAK_BOOTS, GUEST_JOBS and ACCEL,
+# resolved and checked as make boot-soak's (their defaults: debug and 2
+# from bench/plan/drivers/soak.job, 30 and auto from the table; auto is
+# the accelerator make test uses).  Every boot runs a trivial script
 # that prints the guest CPU's paging flags; the verdict of each boot is the
 # runner's (bench/vm/run-guest).  Exit status 0 when every boot was clean.
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_start "$0" "$@"
+help_answer "$0" "$@"
+
+# settings ARG...: the options as the settings they give, NAME=VALUE a line.
+settings() {
+	local opt
+	OPTIND=1
+	while getopts 'c:n:j:a:' opt; do
+		case $opt in
+		c) echo "CONFIG=$OPTARG" ;;
+		n) echo "SOAK_BOOTS=$OPTARG" ;;
+		j) echo "GUEST_JOBS=$OPTARG" ;;
+		a) echo "ACCEL=$OPTARG" ;;
+		*) help_usage "$0" ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[[ $# -eq 0 ]] || help_usage "$0"
+}
+
+SOAK_SETTINGS=$(settings "$@") || exit
+mapfile -t SOAK_ARGS <<<"$SOAK_SETTINGS"
+[[ -n $SOAK_SETTINGS ]] || SOAK_ARGS=()
+driver_start soak ${SOAK_ARGS[@]+"${SOAK_ARGS[@]}"} -- "$0" "$@"
+plan_read CONFIG SOAK_BOOTS GUEST_JOBS ACCEL_USED
 
 # boot_once CONFIG ACCEL OUTDIR: one boot; its verdict (boot_verdict) in
 # OUTDIR.verdict, so that the parallel boots' results are read after wait.
@@ -26,20 +52,7 @@ boot_once() {
 }
 
 main() {
-	local cfg=debug n=30 par=2 accel=auto opt dir i k verdict console bad=0 first_bad=''
-	while getopts 'c:n:j:a:' opt; do
-		case $opt in
-		c) cfg=$OPTARG ;;
-		n) n=$OPTARG ;;
-		j) par=$OPTARG ;;
-		a) accel=$OPTARG ;;
-		*) help_usage "$0" ;;
-		esac
-	done
-	shift $((OPTIND - 1))
-	[[ $# -eq 0 ]] || help_usage "$0"
-	[[ $n =~ ^[1-9][0-9]*$ && $par =~ ^[1-9][0-9]*$ ]] || die_bad_input "-n and -j take positive integers"
-	config_fragment "$cfg" >/dev/null
+	local cfg=$CONFIG n=$SOAK_BOOTS par=$GUEST_JOBS accel=$ACCEL_USED dir i k verdict console bad=0 first_bad=''
 	dir=$CACHE/boot-soak/$cfg-$(date -u +%Y%m%d-%H%M%S)
 	mkdir -p "$dir"
 	# Build the images once, before parallel boots could race to.
@@ -71,4 +84,4 @@ main() {
 	fi
 }
 
-main "$@"
+main

@@ -15,6 +15,8 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/help.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/help.sh"
+# shellcheck source=bench/lib/plan.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/plan.sh"
 
 REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
@@ -50,8 +52,10 @@ main() {
 	'') ;;
 	*) die "unknown argument '$1' (usage: CACHE=DIR clean-cache.sh [--list | -h])" ;;
 	esac
-	cache=${CACHE:-$REPO_DIR/.cache}
-	[[ -n $cache ]] || die "CACHE is empty"
+	# CACHE and CCACHE_DIR resolved and checked (exit 2 on bad input)
+	plan_need clean-cache 'CACHE CCACHE_DIR' -- "$0" "$@"
+	# shellcheck disable=SC2153 # read from the plan
+	cache=$CACHE
 	if [[ ! -e $cache ]]; then
 		printf 'clean-cache: %s does not exist: nothing to remove\n' "$cache"
 		return 0
@@ -64,7 +68,7 @@ main() {
 	/ | "$repo" | "$home") die "CACHE='$cache' is $dir, which is never removed" ;;
 	esac
 	ours "$dir" || die "CACHE='$cache' holds nothing the suite made (no .blkinject-cache, none of: ${ENTRIES[*]}); not touched"
-	ccache=${CCACHE_DIR:-$dir/ccache}
+	ccache=$CCACHE_DIR
 	if [[ -d $ccache && $(cd "$ccache" && pwd -P) != "$dir/ccache" ]]; then
 		printf 'clean-cache: CCACHE_DIR=%s is outside CACHE (shared): left alone\n' "$ccache"
 	fi

@@ -42,8 +42,7 @@ shopt -s inherit_errexit
 . "$(dirname "$0")/../lib/lib.sh"
 # Whatever fails unforeseen (a tool's own status, a signal) is exit 2.
 trap 'exit "$STATUS_BAD_INPUT"' ERR
-lib_start "$0" "$@"
-results_init
+tool_start compare 'CACHE THRESHOLD EXACT_TOLERANCE' -- "$0" "$@"
 
 broken() {
 	echo "compare: $*" >&2
@@ -85,8 +84,8 @@ main() {
 	# a command substitution, not <(...): a refusal there must stop the script
 	words=$(sequential_words "$base" "$new")
 	[[ -z $words ]] || mapfile -t seq <<<"$words"
-	"$bin" ${seq[@]+"${seq[@]}"} compare --threshold "${THRESHOLD:-1}" \
-		--exact-tolerance "${EXACT_TOLERANCE:-0}" --base-accel "$base_accel" \
+	"$bin" ${seq[@]+"${seq[@]}"} compare --threshold "$THRESHOLD" \
+		--exact-tolerance "$EXACT_TOLERANCE" --base-accel "$base_accel" \
 		--new-accel "$new_accel" --smp-workloads "$smp" \
 		"$base/runs.csv" "$new/runs.csv" || status=$?
 	print_floors "$base" "$base_accel"
@@ -145,7 +144,7 @@ sequential_words() {
 # print_floors DIR ACCEL: the layout noise floor DIR measured, under kvm/tcg
 print_floors() {
 	local floors
-	[[ ($2 == kvm || $2 == tcg) && -r $1/summary.csv ]] || return 0
+	accel_host_time "$2" && [[ -r $1/summary.csv ]] || return 0
 	floors=$(layout_floors "$1/summary.csv")
 	[[ -n $floors ]] || return 0
 	printf '\nlayout noise floor in %s (off-layout vs off, same code laid out differently):\n' "$1"

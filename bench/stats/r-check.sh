@@ -18,6 +18,9 @@
 # shellcheck disable=SC2016  # awk programs in single quotes
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../lib/help.sh"
+help_answer "$0" "$@"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 tmp=$(mktemp -d)

@@ -9,10 +9,9 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_start "$0" "$@"
+tool_start summarise CACHE -- "$0" "$@"
 
 dir=${1:?usage: summarise.sh RESULTS_DIR}
 [[ -f $dir/runs.csv ]] || die_bad_input "$dir has no runs.csv"
-results_init
 summarise "$dir"
 log "summarise: $dir/summary.csv"

@@ -23,7 +23,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
-lib_start "$0" "$@"
+tool_start image 'CACHE KSRC SERIES' -- "$0" "$@"
 
 IMAGE_DIR=$CACHE/images
 GUEST_BINARIES=(/usr/bin/fio /usr/bin/perf /usr/sbin/xfs_io /usr/sbin/dmsetup /bin/kmod /usr/bin/jq)

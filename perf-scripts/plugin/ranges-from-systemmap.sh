@@ -12,6 +12,9 @@
 # Addresses are only valid for the guest if it boots with nokaslr.
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 die() { echo "ranges-from-systemmap: error: $*" >&2; exit 1; }
 

@@ -7,6 +7,9 @@
 # Env: HEADER_DIR (passed to make if set), QEMU_TIMEOUT (seconds, default 120).
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [[ $# -eq 1 ]] || { echo "usage: $0 KERNEL_BUILD_DIR" >&2; exit 2; }

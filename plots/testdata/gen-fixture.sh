@@ -21,6 +21,9 @@
 # repeat of on/rules-100 failed, so that group has n = 4 (ci_level 0.875).
 set -euo pipefail
 shopt -s inherit_errexit
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)

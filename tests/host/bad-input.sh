@@ -11,6 +11,9 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
 DESCRIPTION="bad input: a clear error and a non-zero exit"
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 REAL_CACHE=${CACHE:-$REPO_DIR/.cache}
@@ -22,6 +25,12 @@ NEWEST=''
 for d in "$REPO_DIR"/results/*/plan.txt; do
 	[[ -f $d && -f ${d%plan.txt}summary.csv ]] && NEWEST=results/$(basename "$(dirname "$d")")/
 done
+
+# KTREE: the command that makes a kernel tree of a few files at
+# SCRATCH/kt (an extracted tree with the feature's Kconfig symbol and one
+# definition, submit_bio_noacct_nocheck's), whose make and merge_config.sh
+# fail at once
+KTREE="mkdir -p $SCRATCH/kt/block $SCRATCH/kt/scripts/kconfig && printf '#!/bin/sh\\nexit 1\\n' >$SCRATCH/kt/scripts/kconfig/merge_config.sh && chmod +x $SCRATCH/kt/scripts/kconfig/merge_config.sh && printf 'all:\\n\\tfalse\\n' >$SCRATCH/kt/Makefile && : >$SCRATCH/kt/Kconfig && printf 'config BLK_ERROR_INJECTION\\n\\tbool\\n' >$SCRATCH/kt/block/Kconfig && printf 'void submit_bio_noacct_nocheck(struct bio *bio)\\n{\\n}\\n' >$SCRATCH/kt/block/blk-core.c"
 
 # STATUS | TEXT | COMMAND (run by bash in the repository)
 ROWS=$(
@@ -49,6 +58,8 @@ ROWS=$(
 2|'bogus' is not a config (valid: |CONFIGS='on bogus' bench/run/bench.sh
 2|'bogus' is not a workload (valid: count-randread-qd1 |WORKLOADS=bogus bench/run/bench.sh
 2|ACCEL='bogus' (the environment): unknown value (valid: auto kvm tcg tcg-icount)|ACCEL=bogus bench/run/bench.sh
+4|ACCEL='kvm' (the environment): KVM does not run guests here: QEMU under -accel kvm -cpu host: exit 1|ACCEL=kvm QEMU=false bench/run/bench.sh --list
+4|ACCEL='kvm' (the environment): KVM does not run guests here|ACCEL=kvm QEMU=false CONFIGS=on BASELINE='on key-off' bench/run/all.sh
 2|REPEATS='two' (the environment): not a whole number|REPEATS=two bench/run/bench.sh
 2|PLUGIN='yes' (the environment): want 0 or 1|PLUGIN=yes bench/run/bench.sh
 2|BENCH_CONFIGS (the environment) is now CONFIGS|BENCH_CONFIGS=on bench/run/bench.sh
@@ -77,7 +88,7 @@ ROWS=$(
 2|$SCRATCH is not a configured kernel build (no .config)|bench/guest/bpf/build.sh $SCRATCH $SCRATCH/failbio
 2|usage: export-kcidb.sh RESULTS_DIR|bench/lab/export-kcidb.sh
 2|results/no-such-run is not a results directory (no summary.json|bench/lab/export-kcidb.sh results/no-such-run
-2|KCIDB_ORIGIN=My-Lab: KCIDB origins are [a-z0-9_]+|KCIDB_ORIGIN=My-Lab bench/lab/export-kcidb.sh ${NEWEST%/}
+2|KCIDB_ORIGIN='My-Lab' (the environment): KCIDB origins are [a-z0-9_]+|KCIDB_ORIGIN=My-Lab bench/lab/export-kcidb.sh ${NEWEST%/}
 2|-K needs -M ARCHIVE|bench/vm/run-guest -K bench/vm/run-guest /dev/null
 2|-M goes with -K BZIMAGE|bench/vm/run-guest -M modules.tar.gz /dev/null
 2|-K /no/such/bzImage: no such file|bench/vm/run-guest -K /no/such/bzImage -M modules.tar.gz /dev/null
@@ -90,7 +101,7 @@ ROWS=$(
 2|CONFIGS='bogus' (the environment): 'bogus' is not a config (valid: |CONFIGS=bogus bench/run/all.sh
 2|unknown argument 'bogus'|bench/run/peers.sh bogus
 2|VIEWS='mq bogus' (the command line): 'bogus' is not a view (valid: errcost footprint latency layout mq polled switch, or all)|bench/run/views.sh mq bogus
-2|usage: bench/run/views.sh VIEW... (views: |bench/run/views.sh
+2|usage: bench/run/views.sh [--list] VIEW... (views: |bench/run/views.sh
 2|POLL_TAGS='many' (the environment): not a whole number|POLL_TAGS=many bench/run/views.sh polled
 2|RESULTS='results/no-such-run' (make's command line): no such directory|make -s plots RESULTS=results/no-such-run
 2|RESULTS='results/no-such-run' (make's command line): no such directory|make -s disasm RESULTS=results/no-such-run
@@ -105,13 +116,18 @@ ROWS=$(
 2|FUZZ_SECONDS='soon' (the environment): not a whole number|FUZZ_SECONDS=soon bench/run/coverage.sh
 2|results directory 'results' exists already|bench/run/coverage.sh results
 2|bench/run/coverage.sh [RESULTS_DIR|bench/run/coverage.sh --bogus
-2|KSRC=/no/such/linux: no such file or directory (give a git checkout, an extracted tree or a tarball|KSRC=/no/such/linux bench/kernel/build.sh build on
-2|KSRC=/etc is not a kernel source: give a git checkout (its top directory), an extracted tree|KSRC=/etc bench/kernel/build.sh build on
+2|KSRC='/no/such/linux' (the environment): no such file or directory (give a git checkout, an extracted tree or a tarball|KSRC=/no/such/linux bench/kernel/build.sh build on
+2|KSRC='/etc' (the environment): not a kernel source: give a git checkout (its top directory), an extracted tree|KSRC=/etc bench/kernel/build.sh build on
 2|KSRC='/etc/hostname' (the environment): a file must be a tarball|KSRC=/etc/hostname bench/run/bench.sh
-2|SERIES=/etc has no series file: give a directory with a 'series' file|SERIES=/etc bench/kernel/build.sh build on
+2|SERIES='/etc' (the environment): no series file: give a directory with a 'series' file|SERIES=/etc bench/kernel/build.sh build on
 2|usage: build.sh defines TREE CONFIG_SYMBOL|bench/kernel/build.sh defines main
+2|HOT_FUNCS: no_such_function: defined in no C file of the kernel source|$KTREE && CACHE=$SCRATCH/hc KSRC=$SCRATCH/kt SERIES=none CONFIGS=on STATES=key-off BASELINE='on key-off' HOT_FUNCS='submit_bio_noacct_nocheck no_such_function' bench/run/all.sh
+2|HOT_FUNCS: no_such_function: defined in no C file of the kernel source|$KTREE && make -s bench CACHE=$SCRATCH/hc KSRC=$SCRATCH/kt SERIES=none CONFIGS=on STATES=key-off BASELINE='on key-off' HOT_FUNCS='submit_bio_noacct_nocheck no_such_function'
+2|HOT_FUNCS: no_such_function: defined in no C file of either side's source|$KTREE && CACHE=$SCRATCH/hc KSRC=$SCRATCH/kt SERIES=none HOT_FUNCS='submit_bio_noacct_nocheck no_such_function' RESULTS_ROOT=$SCRATCH/hr bench/run/compare-series.sh
 0|per-patch.sh [-h]|bench/run/per-patch.sh -h
 2|unknown argument 'bogus'|bench/run/per-patch.sh bogus
+2|usage: per-patch.sh report DIR (a per-patch run made on this machine|bench/run/per-patch.sh report
+2|RESULTS='results/20261204-210738-per-patch' (the command line): a committed run, which make never writes into|bench/run/per-patch.sh report results/20261204-210738-per-patch && git diff --quiet -- results
 2|SERIES='none' (the environment): per-patch needs a series|SERIES=none bench/run/per-patch.sh
 0|compare-series.sh [-h]|bench/run/compare-series.sh -h
 2|unknown argument 'bogus'|bench/run/compare-series.sh bogus
@@ -124,16 +140,16 @@ ROWS=$(
 2|unknown config 'bogus' (valid: |perf-scripts/static.sh off bogus
 2|usage: static.sh [-o DIR] [BASE_CONFIG NEW_CONFIG]|perf-scripts/static.sh on
 2|STATIC_CONTEXT=some: a number of lines, or all|STATIC_CONTEXT=some perf-scripts/static.sh
-2|HOT_FUNCS: 'a-b' is not a function name|HOT_FUNCS=a-b perf-scripts/static.sh
-2|SERIES=/etc has no series file|NEW_SERIES=/etc perf-scripts/static.sh
+2|HOT_FUNCS='a-b' (the environment): 'a-b' is not a function name|HOT_FUNCS=a-b perf-scripts/static.sh
+2|NEW_SERIES='/etc' (the environment): no series file|NEW_SERIES=/etc perf-scripts/static.sh
 2|NEW_CONFIG='bogus' (make's command line): not a config (valid: |make -s static NEW_CONFIG=bogus
 2|usage: build.sh objects CONFIG [OBJECT...]|bench/kernel/build.sh objects
-2|CC='clang': kernels are built with gcc through ccache (CC="ccache gcc"); CC may be unset, gcc or cc|CC=clang bench/kernel/build.sh build on
-2|LLVM='1': clang/LLVM kernel builds are not supported|LLVM=1 bench/kernel/build.sh build on
-2|O='$SCRATCH/o': builds go to CACHE/build/CONFIG|O=$SCRATCH/o bench/kernel/build.sh build on
-2|ARCH='arm64': kernels are built for x86_64 only (ARCH may be unset, x86 or x86_64)|ARCH=arm64 bench/kernel/build.sh build on
-2|CROSS_COMPILE='aarch64-linux-gnu-': not used: kernels are built for x86_64|CROSS_COMPILE=aarch64-linux-gnu- bench/kernel/build.sh build on
-2|CC='clang': kernels are built with gcc through ccache|CC=clang bench/kernel/build.sh objects on block/blk-core.o
+2|CC='clang' (the environment): kernels are built with gcc through ccache (CC="ccache gcc"); CC may be unset, gcc or cc|CC=clang bench/kernel/build.sh build on
+2|LLVM='1' (the environment): clang/LLVM kernel builds are not supported|LLVM=1 bench/kernel/build.sh build on
+2|O='$SCRATCH/o' (the environment): builds go to CACHE/build/CONFIG|O=$SCRATCH/o bench/kernel/build.sh build on
+2|ARCH='arm64' (the environment): kernels are built for x86_64 only (ARCH may be unset, x86 or x86_64)|ARCH=arm64 bench/kernel/build.sh build on
+2|CROSS_COMPILE='aarch64-linux-gnu-' (the environment): not used: kernels are built for x86_64|CROSS_COMPILE=aarch64-linux-gnu- bench/kernel/build.sh build on
+2|CC='clang' (the environment): kernels are built with gcc through ccache|CC=clang bench/kernel/build.sh objects on block/blk-core.o
 2|CC='clang' (make's command line): kernels are built with gcc through ccache|make -s kernels CONFIGS=on CC=clang
 2|LLVM='1' (make's command line): clang/LLVM kernel builds are not supported|make -s kernels CONFIGS=on LLVM=1
 2|O='$SCRATCH/o' (make's command line): builds go to CACHE/build/CONFIG|make -s kernels CONFIGS=on O=$SCRATCH/o
@@ -160,6 +176,7 @@ DIRECT=$(
 2|STATE (the environment) is not a setting of bench: did you mean STATES?|STATE=key-off|bench/run/bench.sh|bench
 2|CC='clang' (the environment): kernels are built with gcc through ccache|CC=clang|bench/run/bench.sh|bench
 2|BASELINE='off off' (bench/plan/jobs/default.job:12): not a row of the matrix|CONFIGS=on|bench/run/bench.sh|bench
+2|set BASELINE to one of its rows, CONFIG STATE: 'on key-off', 'on key-on-other', 'on rules-1'|CONFIGS=on|bench/run/bench.sh|bench
 2|'bogus' is not a config (valid: |CONFIGS='on bogus'|bench/run/perf.sh|perf
 2|PERF_REPEATS is empty (the environment): want a whole number from 1 to 100|PERF_REPEATS=|bench/run/perf.sh|perf
 2|PERF_REPEATS='0' (the environment): out of range: want a whole number from 1 to 100|PERF_REPEATS=0|bench/run/perf.sh|perf

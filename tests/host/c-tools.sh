@@ -9,7 +9,7 @@ DESCRIPTION="C tools build with -Wall -Wextra -Werror"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 
 for f in "$REPO_DIR"/bench/guest/tools/*.c "$REPO_DIR"/perf-scripts/*.c; do
 	check "${f#"$REPO_DIR"/} builds with -std=c11 -Wall -Wextra -Werror" \

@@ -13,7 +13,7 @@ DESCRIPTION="make check's runner: finds, skips, runs and reports host tests (TAP
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 
 # copy: what check.sh needs, in SCRATCH/repo; benchstat in SCRATCH/cache
 # as made (newer than its source: check.sh's make finds it up to date).

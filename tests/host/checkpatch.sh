@@ -10,7 +10,7 @@ DESCRIPTION="checkpatch --strict on every patch"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 export CACHE=${CACHE:-$REPO_DIR/.cache}
 
 # checkpatch PATCH: checkpatch.pl --strict on PATCH, quiet unless it finds

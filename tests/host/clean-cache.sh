@@ -11,7 +11,7 @@ DESCRIPTION="make clean-cache removes what the suite made, only that"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 
 # names_used: the names the code makes directly under CACHE
 names_used() {

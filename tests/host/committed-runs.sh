@@ -4,6 +4,8 @@
 # newest committed one, and given a committed run they refuse it before any
 # work (bench/lib/settings.sh).  Checked with a scratch CACHE; the repository's results/
 # must be unchanged at the end.
+#
+#   tests/host/committed-runs.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
@@ -11,7 +13,7 @@ DESCRIPTION="committed runs are read-only to make plots, report, disasm"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 export CACHE=$SCRATCH/cache
 
 # rc WANT COMMAND...: COMMAND (in the repository) exits WANT; output in
@@ -46,8 +48,8 @@ copy_run() {
 record() {
 	# shellcheck source=bench/lib/lib.sh
 	. bench/lib/lib.sh
+	test_plan
 	lib_init
-	results_init
 	local d
 	for d in "$@"; do record_run "$d"; done
 }

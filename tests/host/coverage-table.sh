@@ -6,10 +6,15 @@
 # missing from one tracefile (fuzz.info has no main()) counts only what it
 # has, lines of other files and outside the scope are left out, and each
 # unreached line gets the reason whose file, function and code match.
+#
+#   bash tests/coverage-table-test.sh    "coverage table: as expected"; exit 1 on a difference
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
 DESCRIPTION="coverage table of a fixture tracefile"
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 FIXTURE=$(cd "$(dirname "$0")/../coverage-fixture" && pwd)
 TABLE=$FIXTURE/../../bench/report/coverage-table.sh

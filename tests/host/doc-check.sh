@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # The documentation's shape and links: README.md is at most 250 lines, its
 # "Expected result" section starts within the first 60 (the first screen),
-# and every relative link in README.md, docs/*.md and results/*/README.md
+# every relative link in README.md, docs/*.md and results/*/README.md
 # names a file or directory that exists, and a heading that exists when it
-# points into a Markdown file (#anchor, as GitHub makes it).
+# points into a Markdown file (#anchor, as GitHub makes it); and a time
+# `make help` gives for a command is a figure of that command's row in
+# README's table of times (never a time in words: "about a minute").
 #
 #   tests/host/doc-check.sh [REPO_DIR]   prints each problem; exit 1 if any
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
 DESCRIPTION="README at most 250 lines, its expected result first, doc links resolve"
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 REPO_DIR=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
 README_MAX_LINES=250
@@ -77,6 +82,37 @@ check_links() {
 	done < <(links "$file")
 }
 
+# help_entries: the commands of make help's summary (the Makefile's "#   "
+# lines), "TARGET<TAB>TEXT" a line, an entry's indented lines joined.
+help_entries() {
+	sed -n 's/^#   //p' "$REPO_DIR/Makefile" | awk '
+		/^make/ { if (t != "") print t "\t" x; t = /^make [a-z]/ ? $2 : "all"; x = $0; next }
+		/^ / { x = x " " $0; next }
+		END { if (t != "") print t "\t" x }'
+}
+
+# check_help_times: each time in make help's entry for a command (N s,
+# N min) is on that command's row of README's table of times.
+check_help_times() {
+	local target text row fig
+	while IFS=$'\t' read -r target text; do
+		grep -qiE '[0-9]+ (s|min)\b|minute|hour' <<<"$text" || continue
+		row="make"
+		[[ $target == all ]] || row+=" $target"
+		row=$(grep -m1 -F "| \`$row\` |" "$REPO_DIR/README.md" || true)
+		if [[ -z $row ]]; then
+			problem "Makefile: make help gives a time for make $target, which README's table of times has no row for"
+			continue
+		fi
+		if grep -qiE 'minute|hour' <<<"$text"; then
+			problem "Makefile: make help says how long make $target takes in words; give README's figures"
+		fi
+		while read -r fig; do
+			[[ $row == *"$fig"* ]] || problem "Makefile: make help says make $target takes $fig, which README's row does not: $row"
+		done < <(grep -oE '[0-9]+ (s|min)\b' <<<"$text")
+	done < <(help_entries)
+}
+
 main() {
 	local readme=$REPO_DIR/README.md n at f
 	n=$(wc -l <"$readme")
@@ -91,6 +127,7 @@ main() {
 		[[ -f $f ]] || continue
 		check_links "$f"
 	done
+	check_help_times
 	if ((PROBLEMS > 0)); then
 		printf 'doc-check: %d problems\n' "$PROBLEMS" >&2
 		return 1

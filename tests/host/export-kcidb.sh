@@ -4,7 +4,8 @@
 # and statuses as the schema allows them), one test per summary.csv row
 # with its median as the number, one build per config, each test on a
 # build and each build on the checkout, FAIL exactly where a gating
-# metric's verdict is slower.
+# metric's verdict is slower.  And a committed per-patch run, whose rows
+# were built from different prefixes of the series: a checkout each.
 #
 #   tests/host/export-kcidb.sh [RESULTS_DIR]      exit 1 on a failure
 set -euo pipefail
@@ -15,6 +16,7 @@ DESCRIPTION="KCIDB export of a committed run"
 TESTS_DIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/assert.sh
 . "$TESTS_DIR/lib/assert.sh"
+help_answer "$0" "$@"
 REPO_DIR=$(cd "$TESTS_DIR/.." && pwd)
 # the make quick run at 2bc5007: off and on, three states, verdicts of every kind
 RUN=${1:-$REPO_DIR/results/20261203-155806-tcg-icount}
@@ -58,7 +60,28 @@ main() {
 	check "units: IOPS, ns, insn/call" jq_true '
 		[.tests[] | select(.misc.metric == "iops" or .misc.metric == "lat_ns" or .misc.metric == "insns_per_call") |
 			.number.unit] | unique == ["IOPS", "insn/call", "ns"]'
+	[[ $# -gt 0 ]] || per_patch
 	finish
+}
+
+# per_patch: the committed run of the five-patch series: p0 (the source
+# alone), p1..p5 (its first K patches) and off (the whole series, the
+# feature compiled out).
+per_patch() {
+	local run=$REPO_DIR/results/20261204-210738-per-patch
+	"$REPO_DIR/bench/lab/export-kcidb.sh" "$run" >"$OUT"
+	# shellcheck disable=SC2016 # jq variables
+	check "per-patch: a checkout for each prefix (p0..p5), none labelled with a series it was not built from" jq_true '
+		(.checkouts | length) == 6 and ([.builds[].checkout_id] | unique | length) == 6'
+	# shellcheck disable=SC2016 # jq variables
+	check "per-patch: each build on its own prefix's checkout; off on the whole series'" jq_true '
+		(.builds | map({(.config_name): .checkout_id}) | add) as $b |
+		(.checkouts | map({(.id): .misc}) | add) as $c |
+		$c[$b.p0].series_sha256 == "none" and ($c[$b.p0].patches // "") == "" and
+		($c[$b.p1].patches | split(" ") | length) == 1 and ($c[$b.p4].patches | split(" ") | length) == 4 and
+		($c[$b.p5].patches | split(" ") | length) == 5 and $b.off == $b.p5'
+	check "per-patch: every build on a checkout, every test on a build" jq_true '
+		([.builds[].checkout_id] - [.checkouts[].id]) == [] and ([.tests[].build_id] - [.builds[].id]) == []'
 }
 
 main "$@"

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Every script a user calls on the host answers -h with its usage and exit
-# 0, and does nothing else (issue 23): run with an empty HOME and a CACHE
-# that does not exist, it prints "usage" or its own name, exits 0 within
-# 20 s (no build, no boot), makes no CACHE and leaves the checkout as it was.
+# Every script on the host answers -h with its usage and exit 0, and does
+# nothing else (issue 23): run with an empty HOME and a CACHE that does not
+# exist, it prints "usage" or its own name, exits 0 within 20 s (no build,
+# no boot, no test run), makes no CACHE and leaves the checkout as it was.
 # What it prints on stdout is its whole leading comment block (the help
 # bench/lib/help.sh reads), so a header that grows is never cut short.
 #
-# Not entry points, so not here: bench/lib/*.sh, bench/stats/round.sh,
-# bench/lab/lava.sh, bench/report/headline.sh and bench/report/views.sh
-# (libraries sourced by others), bench/guest/* and bench/lab/lava-guest.sh
-# (run inside the guest), bench/stats/{test,gate-test,r-check,scale-bench}.sh
-# and the tests under tests/ other than the three runners (tests, run by
-# tests/check.sh and tests/run.sh), bench/plan/{drivers,jobs,views} (data, not scripts).
+#   tests/host/help.sh      "ok"/"not ok" a line; exit 1 on a failure
+#
+# The scripts are found, not listed: every file git tracks that starts
+# with "#!" (the libraries, sourced, have none), except what runs inside
+# the guest (bench/guest/ but for bpf/build.sh, which builds on the host;
+# bench/lab/lava-guest.sh; tests/guest/ and the guest tests tests/block/).
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
@@ -19,16 +19,17 @@ DESCRIPTION="every host script answers -h: usage, exit 0, nothing made"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 
 scripts() {
-	cd "$REPO_DIR" && printf '%s\n' bench/run/*.sh bench/stats/compare.sh \
-		bench/stats/summarise.sh bench/setup/*.sh bench/kernel/build.sh \
-		bench/vm/image.sh bench/vm/run-guest bench/report/report.sh \
-		bench/report/coverage-table.sh \
-		bench/plan/resolve bench/plan/run plots/*.sh perf-scripts/*.sh \
-		tests/run.sh tests/check.sh tests/mutants/run.sh tests/mutants/score.sh tests/mutants/generate.sh
-	cd "$REPO_DIR" && printf '%s\n' bench/lab/*.sh | grep -vxE 'bench/lab/lava(-guest)?\.sh'
+	local f
+	git -C "$REPO_DIR" ls-files | while read -r f; do
+		case $f in
+		bench/guest/bpf/build.sh) ;;
+		bench/guest/* | bench/lab/lava-guest.sh | tests/guest/* | tests/block/*) continue ;;
+		esac
+		[[ -f $REPO_DIR/$f && $(head -c 2 "$REPO_DIR/$f") == '#!' ]] && printf '%s\n' "$f"
+	done
 }
 
 # header FILE: the leading comment block: the comment lines after the
@@ -50,7 +51,10 @@ for s in "${SCRIPTS[@]}"; do
 	dir=$SCRATCH/${s//\//_}
 	mkdir -p "$dir/home"
 	rc=0
-	(cd "$dir" && HOME=$dir/home CACHE=$dir/cache timeout 20 "$REPO_DIR/$s" -h \
+	# a script that is not executable is run as its header says: bash SCRIPT
+	run=("$REPO_DIR/$s")
+	[[ -x $REPO_DIR/$s ]] || run=(bash "$REPO_DIR/$s")
+	(cd "$dir" && HOME=$dir/home CACHE=$dir/cache timeout 20 "${run[@]}" -h \
 		>"$dir/out" 2>"$dir/err" </dev/null) || rc=$?
 	check "$s -h: exit 0 (got $rc)" test "$rc" = 0
 	name=$(basename "$s")

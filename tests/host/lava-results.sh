@@ -20,10 +20,10 @@ DESCRIPTION="LAVA logs and results into rows; failed and malformed ones"
 TESTS_DIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/assert.sh
 . "$TESTS_DIR/lib/assert.sh"
+test_init "$0" "$@"
 BENCH_DIR=$TESTS_DIR/../bench
 FIX=$TESTS_DIR/fixtures/lava
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
+OUT=$SCRATCH
 
 # convert NAME LOG: the converter on LOG into OUT/NAME; STATUS and OUT/NAME.err.
 convert() {

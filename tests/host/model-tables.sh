@@ -10,6 +10,9 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
 DESCRIPTION="eifuzz's model tables are the documentation's"
+# shellcheck source=bench/lib/help.sh
+. "$(dirname "$0")/../../bench/lib/help.sh"
+help_answer "$0" "$@"
 
 REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 RST_PATH=Documentation/block/error-injection.rst

@@ -29,7 +29,7 @@ DESCRIPTION="one parser per tool: committed raw output gives the committed rows;
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 
 STATIC_SET=" text_bytes func_bytes jump_sites "
 

@@ -19,7 +19,7 @@ DESCRIPTION="one pipeline: every boot through boot_guest, every run under result
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 
 # scripts: the tracked shell scripts of the stages and the mutation
 # runs, a driver of its own (not the rest of tests/, whose checks call

@@ -25,6 +25,9 @@ requires() {
 
 REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 NGRAM=12
+# shellcheck source=bench/lib/help.sh
+. "$REPO_DIR/bench/lib/help.sh"
+help_answer "$0" "$@"
 
 usage() {
 	echo "usage: $0 [-c] [SEEDS_DIR]" >&2

@@ -16,7 +16,7 @@ shopt -s inherit_errexit
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 export CACHE=$SCRATCH/cache BENCH_T0=''
 make -s -C "$REPO_DIR/bench/stats" OUT="$SCRATCH" >/dev/null
 BS=$SCRATCH/benchstat

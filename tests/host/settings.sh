@@ -24,6 +24,7 @@ TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 REPO=$(cd "$TESTS_DIR/.." && pwd)
 # shellcheck source=tests/lib/assert.sh
 . "$TESTS_DIR/lib/assert.sh"
+help_answer "$0" "$@"
 
 S=$(mktemp -d)
 trap 'rm -rf "$S"' EXIT
@@ -32,7 +33,8 @@ OUT=$S/plan/plan
 COMMITTED=results/20261203-210359-tcg-icount
 
 fixtures() {
-	mkdir -p "$S/plan" "$S/home" "$S/empty-series" "$S/dup-series" "$S/missing-series" "$S/made" "$S/fake"
+	mkdir -p "$S/plan" "$S/home" "$S/empty-series" "$S/dup-series" "$S/missing-series" "$S/made" "$S/fake" \
+		"$S/notdiff-series" "$S/crlf-series"
 	local tool
 	for tool in tar xz apt-get qemu-system-x86_64; do
 		printf '#!/bin/sh\necho "%s $*" >>"$FAKE_LOG"\nexit 1\n' "$tool" >"$S/fake/$tool"
@@ -44,7 +46,11 @@ fixtures() {
 	printf 'CONFIGS =\n' >"$S/empty.job"
 	printf 'CONFIGS = on\nSTATES = key-off rules-1\nBASELINE = on key-off\n' >"$S/mine.job"
 	printf '# nothing\n' >"$S/empty-series/series"
-	: >"$S/dup-series/0001-a.patch"
+	printf -- '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n' >"$S/dup-series/0001-a.patch"
+	printf 'Subject: notes, not a diff\n\nNothing to apply.\n' >"$S/notdiff-series/0001-notes.patch"
+	printf '0001-notes.patch\n' >"$S/notdiff-series/series"
+	cp "$S/dup-series/0001-a.patch" "$S/crlf-series/"
+	printf '0001-a.patch\r\n' >"$S/crlf-series/series"
 	printf '0001-a.patch\n0001-a.patch\n' >"$S/dup-series/series"
 	printf '0001-gone.patch\n' >"$S/missing-series/series"
 	cp -r "$REPO/$COMMITTED" "$S/made/run"
@@ -95,7 +101,10 @@ BAD=$(
 2|GUEST_JOBS='0' (the environment): out of range: want a whole number from 1 to 64, or auto|GUEST_JOBS=0 $M bench
 2|PLUGIN='yes' (the environment): want 0 or 1|PLUGIN=yes $M bench
 2|BOOTS='sometimes' (the environment): unknown value (valid: auto per-config per-state)|BOOTS=sometimes $M bench
-2|BOOTS='per-config' (the environment): per-config is for tcg-icount only|ACCEL=kvm BOOTS=per-config $M bench
+2|BOOTS='per-config' (the environment): per-config needs exact counts, which kvm does not give|ACCEL=kvm QEMU=$K BOOTS=per-config $M bench
+2|ACCEL='kvm' (the environment): KVM does not run guests here: QEMU under -accel kvm -cpu host: exit 1|ACCEL=kvm QEMU=false $M bench
+2|ACCEL='kvm' (make's command line): KVM does not run guests here|$M bench ACCEL=kvm QEMU=false
+4|ACCEL='kvm' (the environment): KVM does not run guests here|ACCEL=kvm QEMU=false $R views
 2|ACCEL='KVM' (make's command line): unknown value (valid: auto kvm tcg tcg-icount)|$M bench ACCEL=KVM
 2|ACCELERATOR (the environment) is now ACCEL|ACCELERATOR=kvm $M bench
 2|BASELINE='of off' (the environment): not a row of the matrix|BASELINE='of off' $M bench
@@ -104,7 +113,7 @@ BAD=$(
 2|WORKLOADS='randread-qd1 randread-qd1' (the environment): 'randread-qd1' is listed twice|WORKLOADS='randread-qd1 randread-qd1' $M bench
 2|'bogus' is not a workload (valid: count-randread-qd1 |SOFTIRQ_WORKLOADS=bogus $M bench
 2|nothing to measure: WORKLOADS is empty and FIO_IOS=0|WORKLOADS= FIO_IOS=0 ACCEL=tcg-icount $M bench
-2|nothing to measure under kvm|WORKLOADS= ACCEL=kvm $M bench
+2|nothing to measure under kvm|WORKLOADS= ACCEL=kvm QEMU=$K $M bench
 2|'a-b' is not a function name (valid: C identifiers|HOT_FUNCS=a-b $M bench
 2|HOT_FUNCS='f f' (the environment): 'f' is listed twice|HOT_FUNCS='f f' $M bench
 2|HOT_FUNCS is empty (the environment)|HOT_FUNCS= $M bench
@@ -153,6 +162,9 @@ BAD=$(
 2|its series file lists no patches|$M per-patch SERIES=$S/empty-series
 2|its series file lists 0001-a.patch twice|$M per-patch SERIES=$S/dup-series
 2|0001-gone.patch is listed in its series file but missing|$M per-patch SERIES=$S/missing-series
+2|SERIES='__S__/notdiff-series' (make's command line): 0001-notes.patch is not a patch: no diff in it|$M per-patch SERIES=$S/notdiff-series
+2|SERIES='__S__/crlf-series' (make's command line): its series file has CRLF line ends (a carriage return, \r, on line 1)|$M kernels CONFIGS=on SERIES=$S/crlf-series
+2|NEW_SERIES='__S__/notdiff-series' (make's command line): 0001-notes.patch is not a patch|$M compare-series NEW_SERIES=$S/notdiff-series
 2|SERIES='none' (make's command line): per-patch needs a series|$M per-patch SERIES=none
 2|has no BLK_ERROR_INJECTION, which config(s) on need|$M kernels SERIES=none CONFIGS=on
 2|KSRC='/etc' (make's command line): not a kernel source|$M kernels KSRC=/etc
@@ -216,6 +228,8 @@ BAD=$(
 2|GUEST_JOBS='65' (make's command line): out of range|$M boot-soak GUEST_JOBS=65
 2|unknown driver 'bogus' (valid: all bench |$R bogus
 2|'CONFIGS': want NAME=VALUE|$R bench CONFIGS
+2|VIEWS is not a setting of report|$R -n 'CACHE VIEWS' report
+2|-p $S/no-such-plan: no such plan|$R -p $S/no-such-plan bench
 ROWS_END
 )
 
@@ -227,10 +241,13 @@ GOOD=$(
 0|CONFIGS=off on|$P quick
 0|REPEATS=3|$P quick REPEATS=3
 0|STATES=key-off key-on-other rules-1|$P quick REPEATS=3
-0|REPEATS=auto|ACCEL=kvm $R bench
-0|BOOTS=per-state|ACCEL=kvm $R bench
+0|REPEATS=auto|ACCEL=kvm QEMU=$K $R bench
+0|BOOTS=per-state|ACCEL=kvm QEMU=$K $R bench
+0|ACCEL_USED=kvm|ACCEL=kvm QEMU=$K $R bench
+0|ACCEL_USED=tcg-icount|ACCEL=tcg-icount QEMU=false $R bench
+0|REPEATS=5|ACCEL=kvm QEMU=$K $R views
 0|REPEATS=1|ACCEL=tcg-icount $R bench
-0|REPEATS=7|ACCEL=kvm REPEATS=007 $R bench
+0|REPEATS=7|ACCEL=kvm QEMU=$K REPEATS=007 $R bench
 0|BASELINE=on key-off|$P compare-series
 0|BASELINE=off off|$P views
 0|VIEWS=mq polled|$P views VIEWS='mq polled'
@@ -247,10 +264,15 @@ GOOD=$(
 0|TESTS=001-readback 007-invalid|$P test TESTS='001-readback  007-invalid'
 0|ACCEL=tcg-icount|$P per-patch
 0|CONFIGS=peers|$P peers
+0|HOT_FUNCS=submit_bio_noacct_nocheck __blk_error_inject should_fail_bio|$P peers
+0|THRESHOLD=1|$R -n 'CACHE THRESHOLD' report
+0|#   WORKLOADS: the plan of per-patch|bench/plan/resolve -o $S/pp.plan per-patch && HOT_FUNCS=f $R -p $S/pp.plan bench CONFIGS=on BASELINE='on key-off'
+0|HOT_FUNCS=submit_bio_noacct_nocheck __blk_error_inject|bench/plan/resolve -o $S/pp.plan per-patch && HOT_FUNCS=f $R -p $S/pp.plan bench CONFIGS=on BASELINE='on key-off'
 0|THRESHOLD=0.5|$P compare-series THRESHOLD=0.5
 0|THRESHOLD=49.9|$P compare-series THRESHOLD=49.9
 0|EXACT_TOLERANCE=2|$P compare-series EXACT_TOLERANCE=2
 0|VIEW_LAYOUT_CONFIGS=off off-layout|$P views VIEWS=layout
+0|VIEWS_CONFIGS=off on off-layout|$P views VIEWS='mq layout'
 0|VIEW_MQ_GUEST=view-mq|$P views VIEWS=mq
 0|RESULTS=__S__/made/run|printf '%s\n' $S/made/run >$S/made/runs-made && CACHE=$S/made $R plots
 ROWS_END
@@ -263,6 +285,7 @@ run_row() {
 	(cd "$REPO" && env -i PATH="$S/fake:$PATH" HOME="$S/home" S="$S" OUT="$1/out/plan" REPO="$REPO" \
 		CACHE="$1/cache" RESULTS_ROOT="$1/results" FAKE_LOG="$1/called" TMPDIR="$1/tmp" \
 		R="$REPO/bench/plan/resolve -o $1/out/plan" M="make -s --no-print-directory" \
+		K="$REPO/tests/fixtures/kvm/qemu-kvm-runs" \
 		P="make -s --no-print-directory -f $S/Makefile" \
 		bash -c "$2" 2>&1 </dev/null)
 }
@@ -388,8 +411,9 @@ check_view_files() {
 	done
 }
 
-# bench/plan/run, make's way in: the plan's words in place of @KEY@, the
-# settings not at their default exported with BIB_PLAN, nothing left.
+# bench/plan/run, make's way in: the plan's words in place of @KEY@,
+# BIB_PLAN set and no setting put into the environment (the scripts read
+# the plan), nothing left.
 check_run() {
 	local out
 	mkdir -p "$S/run-tmp"
@@ -399,11 +423,11 @@ check_run() {
 	}
 	out=$(run views VIEWS='mq polled' -- printf '[%s]' @VIEWS@ @VIEW_STATES@ x=@CONFIGS@)
 	check "plan/run: @KEY@ is the plan's words, none for an empty value (got: $out)" test "$out" == "[mq][polled][x=off on]"
-	out=$(run views -- bash -c 'echo "$CONFIGS|${VIEWS-unset}|$(sed -n "s/^DRIVER=//p" "$BIB_PLAN")"')
-	check "plan/run: a driver file's setting exported, a default not, BIB_PLAN set (got: $out)" test "$out" == "off on|unset|views"
-	out=$(run bench CONFIGS=on BASELINE='on key-off' -- bash -c 'echo "$CONFIGS|$BASELINE|$BENCH_COMMAND"')
+	out=$(run views -- bash -c 'echo "${CONFIGS-unset}|${VIEWS-unset}|$(sed -n "s/^DRIVER=//p" "$BIB_PLAN")|$(sed -n "s/^CONFIGS=//p" "$BIB_PLAN")"')
+	check "plan/run: no setting exported, BIB_PLAN set (got: $out)" test "$out" == "unset|unset|views|off on"
+	out=$(run bench CONFIGS=on BASELINE='on key-off' -- bash -c 'echo "$BENCH_COMMAND"')
 	check "plan/run: the given settings in BENCH_COMMAND (got: $out)" \
-		test "${out%%RESULTS_ROOT=*}" == 'on|on key-off|CONFIGS=on BASELINE=on\ key-off CACHE='"$S/cache "
+		test "${out%%RESULTS_ROOT=*}" == 'CONFIGS=on BASELINE=on\ key-off CACHE='"$S/cache "
 	local got=0
 	run -d bench CONFIGS= -- touch "$S/ran" >/dev/null || got=$?
 	check "plan/run: bad input is exit 2, before deps and the command" test "$got" == 2 -a ! -e "$S/ran"
@@ -413,7 +437,7 @@ check_run() {
 check_help() {
 	local out got=0
 	out=$(cd "$S/home" && "$REPO/bench/plan/resolve" -h) || got=$?
-	check "resolve -h prints its usage and exits 0" test "$got" == 0 -a -n "$(grep -F 'bench/plan/resolve [-o PLAN] DRIVER' <<<"$out")"
+	check "resolve -h prints its usage and exits 0" test "$got" == 0 -a -n "$(grep -F 'bench/plan/resolve [-p PARENT] [-n' <<<"$out")"
 	check "resolve -h makes nothing" test -z "$(ls -A "$S/home")"
 }
 

@@ -11,7 +11,7 @@ DESCRIPTION="shellcheck: every shell script, a line a file"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 
 # shell_scripts: the files to check, relative to the checkout, in order.
 shell_scripts() {

@@ -5,7 +5,9 @@
 # does not exist, exits 0, prints nothing, exports nothing, makes no CACHE
 # and no other file, and leaves the checkout as it was.  The work a script
 # needs (the cache made, the variant resolved, the job file read) is in
-# functions it calls: lib_init, results_init.
+# functions it calls: lib_init.
+#
+#   tests/host/sourcing.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
@@ -13,7 +15,7 @@ DESCRIPTION="sourcing a bench/lib library does nothing: no file, no output"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 
 # status: the checkout's state, ignored files included
 status() {

@@ -10,6 +10,8 @@
 #    block/blk-core.o of off, on and on with series-likely-gate: each
 #    output is compared with its expected .out (a difference is kept as
 #    .out.bad), and the verdicts a reviewer reads are checked by name.
+#
+#   bash tests/static-test.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
@@ -21,6 +23,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/assert.sh
 . "$repo/tests/lib/assert.sh"
+help_answer "$0" "$@"
 
 for t in jump-sites static-diff; do
 	gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tmp/$t" "$repo/perf-scripts/$t.c"

@@ -23,6 +23,7 @@ trap 'rm -rf "$SCRATCH"' EXIT
 export CACHE=$SCRATCH/cache BENCH_T0=''
 # shellcheck source=tests/lib/assert.sh
 . "$REPO/tests/lib/assert.sh"
+help_answer "$0" "$@"
 
 # copy RUN DIR: RUN's tracked runs.csv and meta files at DIR (no summary)
 copy() {
@@ -71,8 +72,8 @@ with_globals() {
 	(
 		# shellcheck source=bench/lib/lib.sh
 		. "$REPO/bench/lib/lib.sh"
+		test_plan
 		lib_init
-		results_init
 		# shellcheck disable=SC2034 # read by summarise before it read meta.json
 		CONFIGS='nokey on' STATES='rules-1 key-off' BASELINE='on rules-1' SMP_WORKLOADS=randread-qd1
 		summarise "$1"

@@ -5,6 +5,8 @@
 # undocumented; no guest test skips from inside any more (exit 77:
 # requires() says what it needs).  Also, on a copy: the check fails for a
 # test added without its row, and for one without a DESCRIPTION.
+#
+#   tests/host/tests-table.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
@@ -12,7 +14,7 @@ DESCRIPTION="guest and host tests declare themselves; tests/README.md's tables a
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 
 MAKE_README=$REPO_DIR/tests/make-readme.sh
 

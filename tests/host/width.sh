@@ -20,7 +20,7 @@ DESCRIPTION="80 columns: committed results and generated reports; the headline"
 
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
-scratch_init
+test_init "$0" "$@"
 export CACHE=${CACHE:-$REPO_DIR/.cache}
 
 WIDTH=80

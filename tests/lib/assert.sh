@@ -1,6 +1,10 @@
 # shellcheck shell=bash
 # Assertions for the host-side unit tests: "ok - NAME" / "not ok - NAME"
-# lines and a closing "N passed, N failed".
+# lines and a closing "N passed, N failed"; and how a test starts
+# (test_init: its -h, then scratch_init).
+
+# shellcheck source=bench/lib/help.sh
+. "${BASH_SOURCE[0]%/*}/../../bench/lib/help.sh"
 
 passed=0
 failed=0
@@ -29,10 +33,28 @@ unwrap() {
 
 # scratch_init: what every host test starts with: REPO_DIR, the checkout's
 # top; SCRATCH, a directory of its own, removed when the test exits (made
-# writable first: a test may take its write permission away).
+# writable first: a test may take its write permission away); and no plan
+# of the command that runs it (make test's): a test's commands run as a
+# user's do, resolving their settings from the environment the test gives.
 scratch_init() {
+	unset BIB_PLAN
 	# shellcheck disable=SC2034 # read by the test that sourced this file
 	REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 	SCRATCH=$(mktemp -d)
 	trap 'chmod -R u+w "$SCRATCH" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+}
+
+# test_init SCRIPT [ARG...]: a host test's start: SCRIPT's help on -h (and
+# nothing else: bench/lib/help.sh), then scratch_init.
+test_init() {
+	help_answer "$@"
+	scratch_init
+}
+
+# test_plan: BIB_PLAN, a plan of CACHE, KSRC and SERIES resolved from this
+# test's environment, for a test that calls the libraries (lib_init) as a
+# script does.  Needs SCRATCH (scratch_init).
+test_plan() {
+	"${BASH_SOURCE[0]%/*}/../../bench/plan/resolve" -n 'CACHE KSRC SERIES' -o "$SCRATCH/test.plan" test || return
+	export BIB_PLAN=$SCRATCH/test.plan
 }

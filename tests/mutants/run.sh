@@ -21,7 +21,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../../bench/lib/lib.sh"
-lib_start "$0" "$@"
+tool_start test 'CACHE KSRC SERIES TESTS TEST_TIMEOUT RESULTS_ROOT' -- "$0" "$@"
 # run_guest_tests and own_boot
 # shellcheck source=bench/lib/guest-tests.sh
 . "$BENCH_DIR/lib/guest-tests.sh"
@@ -83,11 +83,14 @@ how() {
 	printf '%s%s\n' "${plus:-$detail}" "${progress:+ (console: $progress done)}"
 }
 
-# run_mutant MUTANT OUT: build the mutant, run each of its tests alone.
+# run_mutant MUTANT OUT: build the mutant, run each of its tests alone,
+# on a plan of its own: this one's with the mutant's series.
 run_mutant() {
-	local m=$1 out=$2 series t txt verdict first=1 killed
+	local m=$1 out=$2 series t txt verdict first=1 killed plan=$BIB_PLAN
 	series=$(series_dir "$m")
-	export SERIES=$series
+	plan_make "$out/$m.plan" test SERIES="$series" || exit
+	export BIB_PLAN=$out/$m.plan
+	plan_read SERIES
 	resolve_variant
 	# Every mutant builds in one variant root: its tree is synced to the
 	# mutant's series by content, so make rebuilds only the files the
@@ -111,7 +114,9 @@ run_mutant() {
 		fi
 	done < <(mutant_tests "$m")
 	[[ $m == none ]] || rm -rf "$CACHE/mutants/$m"
-	unset SERIES
+	export BIB_PLAN=$plan
+	rm -f "$out/$m.plan"
+	plan_read SERIES
 	resolve_variant
 	# The series itself must pass; a mutant must fail its first test.
 	[[ ($m == none && $killed == PASS) || ($m != none && $killed == FAIL) ]]

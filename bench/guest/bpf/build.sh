@@ -16,7 +16,7 @@ shopt -s inherit_errexit
 
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../../lib/lib.sh"
-lib_start "$0" "$@"
+tool_start image 'CACHE KSRC SERIES' -- "$0" "$@"
 
 BPF_DIR=$BENCH_DIR/guest/bpf
 
