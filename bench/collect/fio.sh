@@ -12,6 +12,9 @@
 
 # shellcheck source=bench/collect/rows.sh
 . "${BASH_SOURCE[0]%/*}/rows.sh"
+# accel_exact: which accelerators' guest time counts instructions
+# shellcheck source=bench/lib/accel.sh
+. "${BASH_SOURCE[0]%/*}/../lib/accel.sh"
 
 # The metrics collect_fio prints, in its order (a failed run's rows).
 fio_metrics() {

@@ -35,10 +35,10 @@ tree_source_dirs() {
 # it, one line, "-" for none) with a line that starts FUNC's definition:
 # the type, the name, the parameters, no ';'.
 tree_function_files() {
-	local -a file
-	mapfile -t file < <(tree_source_dirs "$1" | xargs grep -rlE --include='*.c' \
+	local -a files
+	mapfile -t files < <(tree_source_dirs "$1" | xargs grep -rlE --include='*.c' \
 		"^([A-Za-z_][A-Za-z0-9_ *]*[ *])?$2\\([^;]*\$" 2>/dev/null | sort)
-	printf '%s ' "${file[@]#"$1"/}" | sed 's/ $//; s/^$/-/'
+	printf '%s ' "${files[@]#"$1"/}" | sed 's/ $//; s/^$/-/'
 	echo
 }
 

@@ -7,10 +7,11 @@
 # Sourcing this file defines functions and does nothing else.
 
 # seq_design: "FIRST MAX", the first round and the budget of a sequential
-# run, or nothing when REPEATS_MAX allows no round after the first.
+# run, or nothing when REPEATS_MAX allows no round after the first or the
+# first round is too small to look at (a rank test needs 2 a side).
 seq_design() {
 	local first=$REPEATS max=$REPEATS_MAX
-	((max > first)) || return 0
+	((max > first && first >= 2)) || return 0
 	printf '%s %s\n' "$first" "$max"
 }
 

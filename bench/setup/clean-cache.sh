@@ -26,6 +26,7 @@ ENTRIES=(
 	build src trees variants ksrc images tools plugin qemu-plugin apt
 	runs runs-made copies test-runs fuzz-runs coverage-runs boot-soak
 	per-patch mutants step-times disasm.txt checkpatch.log 'accel-probe-*' check
+	check-fragments
 	ccache .blkinject-cache
 )
 

@@ -2,6 +2,8 @@
 # The C tools outside the kernel (the guest's tools, perf-scripts'
 # jump-sites and static-diff) build as C11 with -Wall -Wextra -Werror:
 # a line a tool.
+#
+#   tests/host/c-tools.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it

@@ -6,6 +6,8 @@
 # as skipped without running it, prints TAP in the files' order (a failed
 # test's "not ok" lines under it) and ends with "N passed, N failed, N
 # skipped"; exit 1 on a failure, 0 without, 2 for an unknown test name.
+#
+#   tests/host/check-runner.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
@@ -20,7 +22,7 @@ test_init "$0" "$@"
 copy() {
 	local f
 	for f in tests/check.sh tests/lib/host.sh bench/lib/help.sh bench/lib/status.sh \
-		bench/stats/Makefile bench/stats/benchstat.c; do
+		bench/stats/Makefile bench/stats/benchstat.c bench/stats/sequential.c; do
 		mkdir -p "$SCRATCH/repo/${f%/*}"
 		cp -p "$REPO_DIR/$f" "$SCRATCH/repo/$f"
 	done

@@ -3,6 +3,8 @@
 # extracted first when it is not there) on every patch: the series, the
 # ablation and instrumentation patches, and the guest tests' kernel module;
 # a line a file.
+#
+#   tests/host/checkpatch.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it

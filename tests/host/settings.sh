@@ -229,7 +229,7 @@ BAD=$(
 2|unknown driver 'bogus' (valid: all bench |$R bogus
 2|'CONFIGS': want NAME=VALUE|$R bench CONFIGS
 2|VIEWS is not a setting of report|$R -n 'CACHE VIEWS' report
-2|-p $S/no-such-plan: no such plan|$R -p $S/no-such-plan bench
+2|-p __S__/no-such-plan: no such plan|$R -p $S/no-such-plan bench
 ROWS_END
 )
 

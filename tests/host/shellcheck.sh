@@ -4,6 +4,8 @@
 # the guest tests; "ok - FILE" or "not ok - FILE" with shellcheck's findings
 # below it.  One shellcheck a file, the host's cores at once (a single
 # process over every file takes as long as one core needs for all).
+#
+#   tests/host/shellcheck.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it

@@ -11,7 +11,7 @@
 #    output is compared with its expected .out (a difference is kept as
 #    .out.bad), and the verdicts a reviewer reads are checked by name.
 #
-#   bash tests/static-test.sh     "ok"/"not ok" a line; exit 1 on a failure
+#   tests/host/static.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it

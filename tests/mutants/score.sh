@@ -30,7 +30,8 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../../bench/lib/lib.sh"
-lib_start "$0" "$@"
+driver_start mutants -- "$0" "$@"
+plan_read MUTANT_REPEATS MUTANT_DEBUG MUTANT_LIMIT MUTANT_OUT MUTANT_TESTS TEST_TIMEOUT RESULTS_ROOT
 # shellcheck source=bench/lib/guest-tests.sh
 . "$BENCH_DIR/lib/guest-tests.sh"
 
@@ -41,9 +42,6 @@ MUTANTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # to the mutant's series by content and make compiles what the mutant
 # changes.  The series' build is restored at the end (restore_builds).
 MUTANTS_ROOT=$CACHE
-MUTANT_REPEATS=${MUTANT_REPEATS:-20}
-MUTANT_DEBUG=${MUTANT_DEBUG:-1}
-MUTANT_LIMIT=${MUTANT_LIMIT:-0}
 MUTANT_TESTS_DEBUG=${MUTANT_TESTS_DEBUG:-"022-key-count 023-writers 024-read-removeall 025-data-intact 010-concurrency 018-removal-race 019-rcu-stress 009-lifecycle 011-kmemleak"}
 EQUIVALENT=$MUTANTS_DIR/equivalent.tsv
 
@@ -78,9 +76,14 @@ series_with() {
 }
 
 # mutant_variant: SERIES= the mutant's series (series_with), built in
-# MUTANTS_ROOT, not in a variant root of its own.
+# MUTANTS_ROOT, not in a variant root of its own.  A plan of its own, as
+# build.sh and the boots read SERIES from the plan: an exported SERIES
+# alone would build the series without the mutant, and every mutant
+# would survive.
 mutant_variant() {
-	export SERIES=$CACHE/mutants/series
+	plan_make "$CACHE/mutants/plan" mutants SERIES="$CACHE/mutants/series" || exit
+	export BIB_PLAN=$CACHE/mutants/plan
+	plan_read SERIES
 	unset VARIANT_FOR
 	resolve_variant
 	export VARIANT_ROOT=$MUTANTS_ROOT
@@ -116,7 +119,7 @@ boot_tests() {
 on_tests() {
 	local t
 	# shellcheck disable=SC2086 # the names, one word each
-	{ printf '%s\n' ${MUTANT_TESTS:-}; TESTS='' selected_tests; } |
+	{ printf '%s\n' $MUTANT_TESTS; TESTS='' selected_tests; } |
 		awk 'NF && !seen[$0]++' | while read -r t; do printf '%s ' "$t"; done
 }
 
@@ -226,11 +229,9 @@ main() {
 	local -a ids
 	help_option "$0" -o out "$@"
 	shift $((OPTIND - 1))
-	[[ $MUTANT_REPEATS =~ ^[0-9]+$ ]] || die_bad_input "MUTANT_REPEATS=$MUTANT_REPEATS: want a count (0 or more)"
-	[[ $MUTANT_DEBUG == [01] ]] || die_bad_input "MUTANT_DEBUG=$MUTANT_DEBUG: want 0 or 1"
-	[[ $MUTANT_LIMIT =~ ^[0-9]+$ ]] || die_bad_input "MUTANT_LIMIT=$MUTANT_LIMIT: want a count (0: all)"
 	t0=$(date +%s)
-	out=${out:-${MUTANT_OUT:-$(results_root)/$(date +%Y%m%d)-mutants}}
+	[[ -n $out ]] || out=$MUTANT_OUT
+	[[ -n $out ]] || out=$(results_root)/$(date +%Y%m%d)-mutants
 	gen=$out/mutants
 	mkdir -p "$out/verdicts" "$out/logs"
 	if [[ ! -f $gen/index.tsv ]]; then
