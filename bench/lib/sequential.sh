@@ -97,11 +97,12 @@ series_rounds() {
 	done
 }
 
-# series_round OUT "CONFIG STATE N"...: each row's boots up to its N, repeat
-# by repeat over the rows, BASE and NEW in turn (BASE first on odd repeats)
-series_round() {
-	local out=$1 top=0 r line cfg state n
-	shift
+# seq_order "CONFIG STATE N"...: a round's boots, "CONFIG STATE REPEAT" a
+# line: repeat by repeat over the rows, each row's repeats after the last
+# it has (the caller's associative array last) up to its N.  The caller
+# updates last as it boots them.
+seq_order() {
+	local top=0 r line cfg state n
 	for line in "$@"; do
 		read -r cfg state n <<<"$line"
 		((n <= top)) || top=$n
@@ -110,15 +111,28 @@ series_round() {
 		for line in "$@"; do
 			read -r cfg state n <<<"$line"
 			((r > ${last[$cfg $state]:-0} && r <= n)) || continue
-			if ((r % 2)); then
-				seq_piece "$out" base "$r" "$cfg" "$state"
-				seq_piece "$out" new "$r" "$cfg" "$state"
-			else
-				seq_piece "$out" new "$r" "$cfg" "$state"
-				seq_piece "$out" base "$r" "$cfg" "$state"
-			fi
-			last[$cfg $state]=$r
+			printf '%s %s %s\n' "$cfg" "$state" "$r"
 		done
+	done
+}
+
+# series_round OUT "CONFIG STATE N"...: each row's boots up to its N
+# (seq_order), BASE and NEW in turn (BASE first on odd repeats)
+series_round() {
+	local out=$1 line cfg state r
+	local -a order
+	shift
+	mapfile -t order < <(seq_order "$@")
+	for line in "${order[@]}"; do
+		read -r cfg state r <<<"$line"
+		if ((r % 2)); then
+			seq_piece "$out" base "$r" "$cfg" "$state"
+			seq_piece "$out" new "$r" "$cfg" "$state"
+		else
+			seq_piece "$out" new "$r" "$cfg" "$state"
+			seq_piece "$out" base "$r" "$cfg" "$state"
+		fi
+		last[$cfg $state]=$r
 	done
 }
 

@@ -369,18 +369,7 @@ run_boots() {
 	BOOTS_T0=$(date +%s)
 	prepare_boots "$@"
 	metrics_load "$(benchstat_bin)"
-	for line in "$@"; do
-		read -r seq cfg rep states <<<"$line"
-		# At most GUEST_JOBS boots at once; a step starts with its boot.
-		while (($(jobs -rp | wc -l) >= GUEST_JOBS)); do
-			reap
-		done
-		job_step "$(boot_key "$cfg" "$states")#$seq" "bench $cfg/${states//,/ } (boot $seq/$n, repeat $rep/$REPEATS)"
-		one_boot "$seq" "$cfg" "$rep" "$states" "$dir" &
-	done
-	while (($(jobs -rp | wc -l) > 0)); do
-		reap
-	done
+	BOOTS_PLANNED=$n boot_lines "$dir" first_label "$@"
 	BOOTED=("$@")
 	[[ $MODE != all || -z ${SEQ_DESIGN:-} ]] || more_rounds "$dir"
 	job_step_end
@@ -403,6 +392,39 @@ run_boots() {
 	die "$failed of $# boots failed (see $dir/failures.txt); their rows are marked failed"
 }
 
+# boot_lines DIR LABEL LINE...: one_boot of each "SEQ CONFIG REPEAT
+# STATES" LINE into DIR, at most GUEST_JOBS at once, each a job step
+# named by the function LABEL (given SEQ CONFIG REPEAT STATES); returns
+# when every boot has ended.
+boot_lines() {
+	local dir=$1 label=$2 line seq cfg rep states
+	shift 2
+	for line in "$@"; do
+		read -r seq cfg rep states <<<"$line"
+		# a step starts with its boot
+		while (($(jobs -rp | wc -l) >= GUEST_JOBS)); do
+			reap
+		done
+		job_step "$(boot_key "$cfg" "$states")#$seq" "$("$label" "$seq" "$cfg" "$rep" "$states")"
+		one_boot "$seq" "$cfg" "$rep" "$states" "$dir" &
+	done
+	while (($(jobs -rp | wc -l) > 0)); do
+		reap
+	done
+}
+
+# first_label SEQ CONFIG REPEAT STATES: a boot of the planned matrix
+# (BOOTS_PLANNED boots)
+first_label() {
+	printf 'bench %s/%s (boot %s/%s, repeat %s/%s)\n' "$2" "${4//,/ }" "$1" "$BOOTS_PLANNED" "$3" "$REPEATS"
+}
+
+# round_label SEQ CONFIG REPEAT STATE: a boot of the sequential gate's
+# round SEQ_ROUND
+round_label() {
+	printf 'bench %s/%s (round %s, repeat %s)\n' "$2" "$4" "$SEQ_ROUND" "$3"
+}
+
 # join_rows DIR: DIR/runs.csv, the rows of every boot in BOOTED in plan
 # order, whichever boot finished first.
 join_rows() {
@@ -420,8 +442,8 @@ join_rows() {
 # repeat by repeat, each row's after the baseline's, added to plan.txt and
 # BOOTED; DIR/sequential.txt has each look's verdicts.
 more_rounds() {
-	local dir=$1 round=2 start=$BOOTS_T0 seq line cfg state n r top k
-	local -a todo=() words=() add=()
+	local dir=$1 round=2 start=$BOOTS_T0 seq line cfg state r
+	local -a todo=() words=() add=() order=()
 	local -A last=()
 	mapfile -t words < <(seq_args "$SEQ_DESIGN")
 	while read -r seq cfg r states; do
@@ -441,19 +463,13 @@ more_rounds() {
 		[[ -f $dir/next ]] || die "benchstat sequential failed (see $dir/sequential.txt)"
 		[[ -s $dir/next ]] || break
 		mapfile -t todo < <(seq_targets "$dir/next")
-		add=() top=0
-		for line in "${todo[@]}"; do
-			read -r cfg state n <<<"$line"
-			((n <= top)) || top=$n
-		done
-		for ((r = 1; r <= top; r++)); do
-			for line in "${todo[@]}"; do
-				read -r cfg state n <<<"$line"
-				((r > ${last[$cfg $state]:-0} && r <= n)) || continue
-				seq=$((seq + 1))
-				add+=("$seq $cfg $r $state")
-				last[$cfg $state]=$r
-			done
+		add=()
+		mapfile -t order < <(seq_order "${todo[@]}")
+		for line in "${order[@]}"; do
+			read -r cfg state r <<<"$line"
+			seq=$((seq + 1))
+			add+=("$seq $cfg $r $state")
+			last[$cfg $state]=$r
 		done
 		if ! seq_round_fits "$start" "${#BOOTED[@]}" "${#add[@]}"; then
 			log "bench: the time budget (REPEATS_MINUTES=$REPEATS_MINUTES) has no room for round $round (${#add[@]} boots): the rows still open end undecided"
@@ -461,17 +477,7 @@ more_rounds() {
 		fi
 		log "bench: round $round of the sequential gate: ${#add[@]} boots for ${#todo[@]} rows still undecided"
 		printf '%s\n' "${add[@]}" >>"$dir/plan.txt"
-		for line in "${add[@]}"; do
-			read -r k cfg r state <<<"$line"
-			while (($(jobs -rp | wc -l) >= GUEST_JOBS)); do
-				reap
-			done
-			job_step "$(boot_key "$cfg" "$state")#$k" "bench $cfg/$state (round $round, repeat $r)"
-			one_boot "$k" "$cfg" "$r" "$state" "$dir" &
-		done
-		while (($(jobs -rp | wc -l) > 0)); do
-			reap
-		done
+		SEQ_ROUND=$round boot_lines "$dir" round_label "${add[@]}"
 		BOOTED+=("${add[@]}")
 		round=$((round + 1))
 	done

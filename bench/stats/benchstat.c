@@ -1707,7 +1707,7 @@ static enum class compare_class(const metric_t *m, const opts_t *o, int smp)
 #define WIDTH 80
 #define INDENT "    "
 
-static void put_wrapped(const char *s, const char *first, const char *ind)
+static void fput_wrapped(FILE *f, const char *s, const char *first, const char *ind)
 {
 	const char *in = first;
 
@@ -1718,13 +1718,18 @@ static void put_wrapped(const char *s, const char *first, const char *ind)
 			cut--;
 		if (!cut)
 			cut = w;
-		printf("%s%.*s\n", in, (int)cut, s);
+		fprintf(f, "%s%.*s\n", in, (int)cut, s);
 		s += cut;
 		while (*s == ' ')
 			s++;
 		in = ind;
 	}
-	printf("%s%s\n", in, s);
+	fprintf(f, "%s%s\n", in, s);
+}
+
+static void put_wrapped(const char *s, const char *first, const char *ind)
+{
+	fput_wrapped(stdout, s, first, ind);
 }
 
 static void put_record(const char *key, const char *rest)

@@ -550,22 +550,7 @@ static void seq_plan_words(FILE *f, const seq_design_t *d, const seq_plan_t *p)
 /* put_wrapped's 80 columns on any stream */
 static void seq_wrapped(FILE *out, const char *s)
 {
-	const char *in = "";
-
-	while (strlen(in) + strlen(s) > WIDTH) {
-		size_t w = WIDTH - strlen(in), cut = w;
-
-		while (cut > 0 && s[cut] != ' ')
-			cut--;
-		if (!cut)
-			cut = w;
-		fprintf(out, "%s%.*s\n", in, (int)cut, s);
-		s += cut;
-		while (*s == ' ')
-			s++;
-		in = INDENT;
-	}
-	fprintf(out, "%s%s\n", in, s);
+	fput_wrapped(out, s, "", INDENT);
 }
 
 /*
