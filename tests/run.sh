@@ -63,7 +63,8 @@ build_c_tools() {
 checkpatch_series() {
 	local p
 	"$BENCH_DIR/kernel/build.sh" tree main >/dev/null
-	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch "$REPO_DIR"/patches/instrument/*.patch; do
+	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/next/*.patch \
+		"$REPO_DIR"/patches/ablation/*.patch "$REPO_DIR"/patches/instrument/*.patch; do
 		"$CACHE/src/pristine/scripts/checkpatch.pl" --strict --no-tree \
 			--ignore FILE_PATH_CHANGES -q "$p" || return 1
 	done
@@ -80,6 +81,7 @@ run_host_tests() {
 	host_test "shellcheck" lint_shell
 	host_test "C tools build with -Wall -Wextra -Werror" build_c_tools
 	host_test "checkpatch --strict on every patch" checkpatch_series
+	host_test "patches/next/series: patches/series first, then the follow-up" bash "$TESTS_DIR/host/next-series.sh"
 	host_test "bad input: a clear error and a non-zero exit" bash "$REPO_DIR/tests/bad-input.sh"
 	host_test "settings resolver: bad input exits 2 before any work" bash "$TESTS_DIR/host/settings.sh"
 	host_test "every host script answers -h: usage, exit 0, nothing made" bash "$TESTS_DIR/host/help.sh"
