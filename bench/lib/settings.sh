@@ -857,7 +857,7 @@ st_cross_results() {
 }
 
 st_cross() {
-	if st_reads STATES; then
+	if st_reads STATES && st_reads CONFIGS; then
 		st_cross_matrix
 	elif [[ $ST_DRIVER == views ]]; then
 		st_cross_views
