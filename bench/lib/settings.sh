@@ -952,7 +952,7 @@ st_cross_results() {
 }
 
 st_cross() {
-	if st_reads STATES; then
+	if st_reads STATES && st_reads CONFIGS; then
 		st_cross_matrix
 	elif [[ $ST_DRIVER == views ]] && st_reads VIEWS; then
 		st_cross_views

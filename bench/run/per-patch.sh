@@ -13,8 +13,14 @@
 # Settings (environment): KSRC, SERIES (default patches/), HOT_FUNCS, as for
 # bench/kernel/build.sh and bench/run/bench.sh; WORKLOADS FIO_RUNTIME FIO_RAMP
 # FIO_IOS (bench/plan/drivers/per-patch.job and the table); RESULTS_ROOT;
-# RUN_ID (default <date>-per-patch).  Each build and boot runs on a plan
-# made from this one's (plan_call).
+# RUN_ID (default <date>-per-patch); STATES (default key-off
+# key-on-other): the states of the rows with the feature, e.g. rules-1
+# rules-1000 for the rule walk's cost; PER_PATCH_FROM=K (default 1): only
+# patches K and on, each against the prefix before it, whose row p(K-1) is
+# the run's first (the series in patches/ when that prefix is it: its
+# shared build); no pristine and no off row then.  For a follow-up:
+# SERIES=patches/next PER_PATCH_FROM=6.  Each build and boot runs on a
+# plan made from this one's (plan_call).
 # Output: RESULTS_ROOT/RUN_ID/ with runs.csv and summary.csv (configs p0
 # (pristine), p1..pN (prefixes), off), prefixes.txt (what each pN is),
 # per-patch.csv, report.md and report.txt (the tables); printed on stdout.
@@ -59,6 +65,31 @@ prefix_series() {
 	done < <(series_patches "$SERIES_DIR")
 	mv "$dir/series.new" "$dir/series"
 	printf '%s\n' "$dir"
+}
+
+# base_or_prefix K: prefix_series K, or patches/ itself when the first K
+# patches are the series there (its build is the shared one).
+base_or_prefix() {
+	local k=$1 dir
+	dir=$(prefix_series "$k")
+	if [[ "$(series_patches "$dir" | xargs -r -d '\n' realpath)" == \
+		"$(series_patches "$REPO_DIR/patches" | xargs -r -d '\n' realpath)" ]]; then
+		printf '%s\n' "$REPO_DIR/patches"
+	else
+		printf '%s\n' "$dir"
+	fi
+}
+
+# row_config SERIES: "CONFIG STATES" of a row of SERIES: on in the feature's
+# states where its tree has the feature, else off in key-off.
+row_config() {
+	if plan_call kernels SERIES="$1" -- "$BENCH_DIR/kernel/build.sh" defines main "$FEATURE_SYMBOL"; then
+		printf 'on %s\n' "$FEATURE_STATES"
+	else
+		# The off fragment asks only that the feature be unset: on
+		# such a tree it is the on fragment minus the feature.
+		printf 'off key-off\n'
+	fi
 }
 
 # step LABEL SERIES CONFIG STATES: build and measure one row of the table
@@ -106,27 +137,36 @@ main() {
 	n=${#patches[@]}
 	# every function to count is one of the whole series' tree, before a build
 	"$BENCH_DIR/kernel/build.sh" functions main "${HOT_FUNC_LIST[@]}" >/dev/null
+	((PER_PATCH_FROM <= n)) ||
+		die_bad_input "PER_PATCH_FROM=$PER_PATCH_FROM: the first patch to measure, 1 to $n (the patches of SERIES)"
 	[[ $RUN_ID != auto ]] || RUN_ID=$(date -u +%Y%m%d-%H%M%S)-per-patch
 	OUT=$(results_root)/$RUN_ID
 	[[ ! -e $OUT ]] || die_bad_input "$OUT exists already"
 	mkdir -p "$OUT/rows"
 	printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$OUT/runs.csv"
-	printf 'p0 pristine (no patches; config pristine)\n' >"$OUT/prefixes.txt"
-	step p0 "$SERIES" pristine key-off
-	before=(p0 "$SERIES" pristine)
-	labels+=(p0)
-	for ((k = 1; k <= n; k++)); do
+	if ((PER_PATCH_FROM == 1)); then
+		printf 'p0 pristine (no patches; config pristine)\n' >"$OUT/prefixes.txt"
+		step p0 "$SERIES" pristine key-off
+		before=(p0 "$SERIES" pristine)
+		labels+=(p0)
+	else
+		# The first row is the prefix before patch PER_PATCH_FROM.
+		k=$((PER_PATCH_FROM - 1))
+		series=$(base_or_prefix "$k")
+		read -r cfg states <<<"$(row_config "$series")"
+		printf 'p%d the first %d patches, the base of this run: %s (config %s)\n' "$k" "$k" \
+			"$(if [[ $series == "$REPO_DIR/patches" ]]; then echo "the series in patches/"; else basename "${patches[k - 1]}"; fi)" \
+			"$cfg" >"$OUT/prefixes.txt"
+		step "p$k" "$series" "$cfg" "$states"
+		before=("p$k" "$series" "$cfg")
+		labels+=("p$k")
+	fi
+	for ((k = PER_PATCH_FROM; k <= n; k++)); do
 		p=$(basename "${patches[k - 1]}")
 		# The whole series is SERIES itself: on the default pair that is
 		# the shared on build.
-		if ((k == n)); then series=$SERIES; else series=$(prefix_series "$k"); fi
-		if plan_call kernels SERIES="$series" -- "$BENCH_DIR/kernel/build.sh" defines main "$FEATURE_SYMBOL"; then
-			cfg=on states="key-off key-on-other"
-		else
-			# The off fragment asks only that the feature be unset: on
-			# such a tree it is the on fragment minus the feature.
-			cfg=off states=key-off
-		fi
+		if ((k == n)); then series=$SERIES; else series=$(base_or_prefix "$k"); fi
+		read -r cfg states <<<"$(row_config "$series")"
 		label=p$k
 		printf '%s %s (config %s)\n' "$label" "$p" "$cfg" >>"$OUT/prefixes.txt"
 		step "$label" "$series" "$cfg" "$states"
@@ -136,13 +176,16 @@ main() {
 		before=("$label" "$series" "$cfg")
 		labels+=("$label")
 	done
-	printf 'off the whole series, feature compiled out (config off)\n' >>"$OUT/prefixes.txt"
-	step off "$SERIES" off key-off
-	BASE_LABEL=p0 NEW_LABEL=off static_into "$OUT" off pristine off
-	labels+=(off)
+	if ((PER_PATCH_FROM == 1)); then
+		printf 'off the whole series, feature compiled out (config off)\n' >>"$OUT/prefixes.txt"
+		step off "$SERIES" off key-off
+		BASE_LABEL=p0 NEW_LABEL=off static_into "$OUT" off pristine off
+		labels+=(off)
+	fi
 	jq -s 'add' "$OUT"/rows/*/build.json >"$OUT/builds.json"
 	jq --arg c "${labels[*]}" --arg cmd "$BENCH_COMMAND" --arg id "$RUN_ID" --slurpfile b "$OUT/builds.json" \
-		'.CONFIGS = $c | .STATES = "key-off key-on-other" | .BASELINE = "p0 key-off"
+		--arg s "$FEATURE_STATES" --arg base "${labels[0]} key-off" \
+		'.CONFIGS = $c | .STATES = $s | .BASELINE = $base
 		 | .COMMAND = $cmd | .BUILDS = $b[0] | .RUN_ID = $id' "$OUT/rows/p$n/meta.json" >"$OUT/meta.json"
 	meta_set "$OUT" WALL_SECONDS "$(($(date +%s) - t0))"
 	meta_set "$OUT" LOAD_START "$load0"
@@ -157,6 +200,8 @@ main() {
 tables() {
 	local labels
 	read -r -a labels <<<"$(meta_get "$OUT" CONFIGS)"
+	read -r -a STATE_LIST <<<"$(meta_get "$OUT" STATES)"
+	FIRST_LABEL=${labels[0]}
 	summarise "$OUT"
 	per_patch_table "${labels[@]}" >"$OUT/per-patch.csv"
 	write_report
@@ -198,7 +243,7 @@ per_patch_table() {
 	printf 'label,state'
 	for f in "${HOT_FUNC_LIST[@]}"; do printf ',%s' "$f"; done
 	printf ',gate_insns_per_io,insns_per_io,iops,d_%s,d_gate_insns_per_io,d_insns_per_io\n' "${HOT_FUNC_LIST[0]}"
-	for state in key-off key-on-other; do
+	for state in "${STATE_LIST[@]}"; do
 		for label in "$@"; do
 			[[ $label != off ]] || continue
 			local -a row=("$label" "$state") cur=()
@@ -274,7 +319,7 @@ write_report() {
 		printf 'Under tcg-icount guest time advances 1 ns per instruction: the counts per call are exact; the gate per I/O is `submit_bio_noacct_nocheck` instructions per call times its calls per I/O (exact); "per I/O" is 1e9 / IOPS of the timed fio job (guest time: it moved by up to 0.1%% between boots, about 6 instructions). Each row'"'"'s change (Δ) is what its patch adds to the previous row. "absent": the function is not in that kernel; "not called": it is, but the state never calls it; n/a: the state needs the interface, which that prefix does not have.\n\n'
 		printf '| row | what |\n|---|---|\n'
 		while read -r label desc; do printf '| %s | %s |\n' "$label" "$desc"; done <"$OUT/prefixes.txt"
-		for state in key-off key-on-other; do
+		for state in "${STATE_LIST[@]}"; do
 			printf '\n## %s\n\n' "$state"
 			awk -F, -v s="$state" "$ROUND_AWK"'
 				function r(x) { return x ~ /^[-+]/ ? rnd_signed(x, "deterministic") : x ~ /^[0-9.]+$/ ? rnd(x, "deterministic") : x }
@@ -303,11 +348,11 @@ write_report() {
 			"$(meta_get "$OUT" ACCEL)" "$(meta_get "$OUT" GIT_COMMIT)" "$(meta_get "$OUT" FIO_IOS)"
 		printf '\nRows: each patch applied on the one before\n'
 		while read -r label desc; do printf '  %s %s\n' "$label" "$desc"; done <"$OUT/prefixes.txt"
-		for state in key-off key-on-other; do
+		for state in "${STATE_LIST[@]}"; do
 			printf '\n%s: instructions patch k adds: submit_bio_noacct_nocheck per call,\n' "$state"
 			printf 'the gate per I/O, per I/O from IOPS\n'
 			while read -r label desc; do
-				[[ $label != off && $label != p0 ]] || continue
+				[[ $label != off && $label != "$FIRST_LABEL" ]] || continue
 				awk -F, -v l="$label" -v s="$state" "$ROUND_AWK"'
 					function r(x) { return x == "" ? "-" : rnd_signed(x, "deterministic") }
 					$1 == l && $2 == s { if ($3 == "n/a") printf "  %-4s n/a (no interface yet)\n", l
@@ -321,7 +366,11 @@ write_report() {
 			sed 's/^/  /' "$OUT/failures.txt"
 		}
 		printf '\nAgainst pristine (p0, key-off): per call, vs pristine, per I/O, vs pristine\n'
-		pristine_table | sed -n '3,$p' | awk -F' *[|] *' '{ printf "  %-4s %-13s %4s %4s %6s %s\n", $2, $3, $4, $5, $6, $7 }'
+		if [[ -n $(value p0 key-off insns_per_call) ]]; then
+			pristine_table | sed -n '3,$p' | awk -F' *[|] *' '{ printf "  %-4s %-13s %4s %4s %6s %s\n", $2, $3, $4, $5, $6, $7 }'
+		else
+			printf '  not measured: the run starts at %s (PER_PATCH_FROM)\n' "$FIRST_LABEL"
+		fi
 		printf '\nStatic answer, each row against the one before (off: against p0): the idle\n'
 		printf 'path of %s beside its change per call counted in key-off\n' "${HOT_FUNC_LIST[0]}"
 		if [[ -f $OUT/static.csv ]]; then
@@ -338,10 +387,10 @@ write_report() {
 # not counted has its count against the last one counted (per_patch_table):
 # the static answers since then are added up to match.
 static_rows() {
-	local f=${HOT_FUNC_LIST[0]} label base desc c d counted=p0 span=0
-	base=p0
+	local f=${HOT_FUNC_LIST[0]} label base desc c d counted=$FIRST_LABEL span=0
+	base=$FIRST_LABEL
 	while read -r label desc; do
-		[[ $label != p0 ]] || continue
+		[[ $label != "$FIRST_LABEL" ]] || continue
 		if [[ $label == off ]]; then
 			base=p0 counted=p0 span=0
 			c=$(awk -v a="$(value off key-off "$(plugin_metric "$f")")" -v b="$(value p0 key-off "$(plugin_metric "$f")")" \
@@ -367,6 +416,10 @@ pristine_table() {
 	local n0 i0 label state c i
 	n0=$(value p0 key-off insns_per_call)
 	i0=$(value p0 key-off insns_per_io)
+	if [[ -z $n0 ]]; then
+		printf 'Not measured: this run starts at %s (PER_PATCH_FROM), without the pristine and off rows.\n' "$FIRST_LABEL"
+		return
+	fi
 	printf '| row | state | submit_bio_noacct_nocheck per call | vs pristine | instructions per I/O | vs pristine |\n|---|---|---|---|---|---|\n'
 	for label in p0 off "p$(($(wc -l <"$OUT/prefixes.txt") - 2))"; do
 		for state in key-off key-on-other; do
@@ -384,7 +437,8 @@ pristine_table() {
 if [[ ${1:-} == report ]]; then
 	cmd_report "$2"
 else
-	plan_read WORKLOADS FIO_RUNTIME FIO_RAMP FIO_IOS SERIES RUN_ID RESULTS_ROOT
+	plan_read WORKLOADS FIO_RUNTIME FIO_RAMP FIO_IOS SERIES RUN_ID RESULTS_ROOT STATES PER_PATCH_FROM
+	FEATURE_STATES=$STATES
 	hot_funcs_read
 	main
 fi

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # checkpatch.pl --strict (the kernel's, from the pristine tree in CACHE,
-# extracted first when it is not there) on every patch: the series, the
-# ablation and instrumentation patches, and the guest tests' kernel module;
-# a line a file.
+# extracted first when it is not there) on every patch: the series, its
+# follow-up (patches/next), the ablation and instrumentation patches, and
+# the guest tests' kernel module; a line a file.
 #
 #   tests/host/checkpatch.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
@@ -29,7 +29,8 @@ checkpatch_file() {
 main() {
 	local p
 	"$REPO_DIR/bench/kernel/build.sh" tree main >/dev/null
-	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch "$REPO_DIR"/patches/instrument/*.patch; do
+	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/next/*.patch \
+		"$REPO_DIR"/patches/ablation/*.patch "$REPO_DIR"/patches/instrument/*.patch; do
 		check "checkpatch --strict ${p#"$REPO_DIR"/}" checkpatch "$p"
 	done
 	# the guest tests' own kernel module is kernel C too

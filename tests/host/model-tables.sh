@@ -3,9 +3,13 @@
 # is built on (operations and what their rules match on, statuses and the
 # errno each gives, the refused statuses, the limits of a command) must be
 # the ones Documentation/block/error-injection.rst states, as the series in
-# patches/ leaves it.  Any difference fails, with the diff.
+# patches/ leaves it; and with the follow-up's facts (the limits of its
+# items, the refused pair, its read-back: eifuzz -T -X) as the follow-up
+# in patches/next leaves it.  Any difference fails, with the diff.
 #
-#   tests/host/model-tables.sh [RST]   (default: the rst built from patches/)
+#   tests/host/model-tables.sh [RST] (default: the rsts built from patches/
+#                                       and patches/next; an RST that states
+#                                       the follow-up's limits is held to -X)
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
@@ -17,20 +21,22 @@ help_answer "$0" "$@"
 REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 RST_PATH=Documentation/block/error-injection.rst
 
-# rst_from_series DIR: the rst as the series leaves it, in DIR/$RST_PATH:
-# the hunks of each patch that touch it, applied in series order.
+# rst_from_series DIR SERIES: the rst as the series in SERIES (a folder of
+# the repository) leaves it, in DIR/$RST_PATH: the hunks of each patch
+# that touch it, applied in series order.
 rst_from_series() {
-	local dir=$1 p
+	local dir=$1 series=$REPO_DIR/$2 p
+	mkdir -p "$dir"
 	while read -r p; do
 		[[ -n $p && $p != \#* ]] || continue
 		awk -v f="$RST_PATH" '
 			/^diff --git / { on = ($3 == "a/" f) }
 			/^-- $/ { on = 0 }
-			on' "$REPO_DIR/patches/$p" >"$dir/piece.patch"
+			on' "$series/${p%% *}" >"$dir/piece.patch"
 		[[ ! -s $dir/piece.patch ]] ||
 			patch -s -p1 -d "$dir" --fuzz=0 --no-backup-if-mismatch <"$dir/piece.patch"
-	done <"$REPO_DIR/patches/series"
-	[[ -f $dir/$RST_PATH ]] || { echo "error: no patch in patches/series creates $RST_PATH" >&2; return 1; }
+	done <"$series/series"
+	[[ -f $dir/$RST_PATH ]] || { echo "error: no patch in $2/series creates $RST_PATH" >&2; return 1; }
 }
 
 # rst_table RST HEADER: the rows of the simple table whose header line
@@ -98,27 +104,55 @@ doc_tables() {
 	if rst_says "$rst" "that last sector must not be past 2^64 - 1"; then
 		echo "limit last-sector 18446744073709551615"
 	fi
+	# The follow-up's (patches/next).
+	if rst_says "$rst" "delay_us is written the same way, takes 1 to 30000000"; then
+		echo "limit delay_us 1 30000000"
+	fi
+	if rst_says "$rst" "count is written the same way, takes 1 to 4294967295"; then
+		echo "limit count 1 4294967295"
+	fi
+	if rst_says "$rst" "seed is written the same way, takes 0 to 4294967295"; then
+		echo "limit seed 0 4294967295"
+	fi
+	if rst_says "$rst" "a rule with both status=AGAIN and delay_us"; then
+		echo "refused delay_us with AGAIN"
+	fi
+	if rst_says "$rst" "A rule without status shows status=none"; then
+		echo "readback no-status none"
+	fi
+	if rst_says "$rst" ",matched=<M>,failed=<F>,delayed=<D>"; then
+		echo "readback counters matched failed delayed"
+	fi
+}
+
+# compare RST NAME: RST's facts against the model's, -X for an RST that
+# states the follow-up's limits.
+compare() {
+	local rst=$1 name=$2 opts=()
+	! rst_says "$rst" "delay_us is written the same way" || opts=(-X)
+	"$tmp/eifuzz" -T "${opts[@]}" >"$tmp/model"
+	doc_tables "$rst" >"$tmp/doc"
+	if ! diff -u --label "the rst ($name)" --label "eifuzz -T ${opts[*]}" "$tmp/doc" "$tmp/model"; then
+		echo "error: eifuzz's model tables differ from the documentation of $name (above: - rst, + model)" >&2
+		return 1
+	fi
+	echo "eifuzz's model tables match the rst of $name: $(wc -l <"$tmp/model") facts"
 }
 
 main() {
-	local tmp rst
+	local s
 	tmp=$(mktemp -d)
-	# shellcheck disable=SC2064 # expand now: tmp is local
+	# shellcheck disable=SC2064 # expand now: tmp is global
 	trap "rm -rf '$tmp'" EXIT
-	if [[ $# -gt 0 ]]; then
-		rst=$1
-	else
-		rst_from_series "$tmp"
-		rst=$tmp/$RST_PATH
-	fi
 	gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tmp/eifuzz" "$REPO_DIR/bench/guest/tools/eifuzz.c"
-	"$tmp/eifuzz" -T >"$tmp/model"
-	doc_tables "$rst" >"$tmp/doc"
-	if ! diff -u --label "the rst" --label "eifuzz -T" "$tmp/doc" "$tmp/model"; then
-		echo "error: eifuzz's model tables differ from the documentation (above: - rst, + model)" >&2
-		return 1
+	if [[ $# -gt 0 ]]; then
+		compare "$1" "$1"
+		return
 	fi
-	echo "eifuzz's model tables match the rst: $(wc -l <"$tmp/model") facts"
+	for s in patches patches/next; do
+		rst_from_series "$tmp/$s" "$s"
+		compare "$tmp/$s/$RST_PATH" "$s/"
+	done
 }
 
 main "$@"

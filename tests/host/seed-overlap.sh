@@ -97,7 +97,7 @@ prose_of() {
 # page of our documentation.
 texts_to_check() {
 	local p
-	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/ablation/*.patch; do
+	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/next/*.patch "$REPO_DIR"/patches/ablation/*.patch; do
 		{
 			prose_of "$p" "${1:-prose}"
 			if [[ ${1:-prose} == prose ]]; then

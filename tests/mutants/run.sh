@@ -8,7 +8,10 @@
 #
 #   tests/mutants/run.sh [-o DIR] [MUTANT...]     (default: every mutant listed)
 #
-# Settings: MUTANT_CONFIG (default debug); KEEP_BUILDS=1 keeps the mutants'
+# Settings: MUTANT_CONFIG (default debug); MUTANT_SERIES (default patches):
+# the series the mutants apply on, patches/'s listed in tests/mutants,
+# another's in the folder of tests/mutants named as the series' folder
+# (patches/next: tests/mutants/next); KEEP_BUILDS=1 keeps the mutants'
 # build (one variant root, $CACHE/variants/mutants, shared by every mutant
 # so that each rebuilds only what it changes; else removed at the end).
 # Output: DIR (default <date>-mutants under RESULTS_ROOT, else results/):
@@ -28,6 +31,13 @@ tool_start test 'CACHE KSRC SERIES TESTS TEST_TIMEOUT RESULTS_ROOT' -- "$0" "$@"
 guest_results_init
 
 MUTANTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+MUTANT_SERIES=${MUTANT_SERIES:-patches}
+[[ $MUTANT_SERIES == /* ]] || MUTANT_SERIES=$REPO_DIR/$MUTANT_SERIES
+[[ -f $MUTANT_SERIES/series ]] || die_bad_input "MUTANT_SERIES=$MUTANT_SERIES: no series file (e.g. patches, patches/next)"
+MUTANT_SERIES=$(cd "$MUTANT_SERIES" && pwd -P)
+[[ $MUTANT_SERIES == "$(cd "$REPO_DIR/patches" && pwd -P)" ]] ||
+	MUTANTS_DIR=$MUTANTS_DIR/$(basename "$MUTANT_SERIES")
+[[ -f $MUTANTS_DIR/list ]] || die_bad_input "MUTANT_SERIES: no list of mutants in $MUTANTS_DIR"
 
 MUTANT_CONFIG=${MUTANT_CONFIG:-debug}
 MUTANTS_ROOT=$CACHE/variants/mutants
@@ -42,12 +52,12 @@ all_mutants() {
 	awk '!/^#/ && NF { print $1 }' "$MUTANTS_DIR/list"
 }
 
-# series_dir MUTANT: a series directory (patches/ and the mutant last) for
-# SERIES=, in the cache; "none" is patches/ itself.
+# series_dir MUTANT: a series directory (MUTANT_SERIES and the mutant last)
+# for SERIES=, in the cache; "none" is MUTANT_SERIES itself.
 series_dir() {
 	local m=$1 dir p
 	if [[ $m == none ]]; then
-		printf '%s\n' "$REPO_DIR/patches"
+		printf '%s\n' "$MUTANT_SERIES"
 		return
 	fi
 	dir=$CACHE/mutants/$m
@@ -57,7 +67,7 @@ series_dir() {
 	while read -r p; do
 		cp "$p" "$dir/"
 		basename "$p" >>"$dir/series"
-	done < <(series_patches "$REPO_DIR/patches")
+	done < <(series_patches "$MUTANT_SERIES")
 	cp "$MUTANTS_DIR/$m.patch" "$dir/"
 	printf '%s.patch\n' "$m" >>"$dir/series"
 	printf '%s\n' "$dir"

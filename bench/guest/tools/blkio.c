@@ -4,7 +4,7 @@
  * the syscall returned by name ("ok", "EIO", "ENOLINK", ...), so tests can
  * check exactly what an injected status turns into.
  *
- *   blkio [-N] [-n COUNT [-l]] OP DEV OFFSET LEN
+ *   blkio [-N] [-t] [-n COUNT [-l]] OP DEV OFFSET LEN
  *
  * OP is read or write (O_DIRECT pread/pwrite; with -N preadv2/pwritev2 with
  * RWF_NOWAIT, so the bio carries REQ_NOWAIT), discard (BLKDISCARD), wzero
@@ -16,6 +16,10 @@
  * bytes.  With -n the I/O is repeated COUNT times and one line per result
  * kind is printed as "NAME COUNT", sorted by name; with -l as well, each
  * result's name on a line of its own instead, in the order of the I/Os.
+ * With -t each I/O's line is followed by the microseconds it took on
+ * CLOCK_MONOTONIC ("ok 200113"); it implies -l.  Under tcg-icount the guest's
+ * clock is its instruction count and skips idle time, so a wait on a timer
+ * reads as the timer's delay plus the instructions run meanwhile.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,12 +33,21 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 #include "errname.h"
 
 #define MAX_KINDS 32
 
 static int rw_flags;	/* RWF_NOWAIT with -N */
+
+static uint64_t now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
 
 struct tally {
 	int err;
@@ -113,7 +126,7 @@ static int by_name(const void *a, const void *b)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: blkio [-N] [-n COUNT [-l]] OP DEV OFFSET LEN\n");
+	fprintf(stderr, "usage: blkio [-N] [-t] [-n COUNT [-l]] OP DEV OFFSET LEN\n");
 	exit(2);
 }
 
@@ -121,13 +134,15 @@ int main(int argc, char **argv)
 {
 	struct tally tally[MAX_KINDS];
 	unsigned long count = 1, i;
-	int nkinds = 0, fd, err, opt, list = 0;
-	uint64_t off, len;
+	int nkinds = 0, fd, err, opt, list = 0, timed = 0;
+	uint64_t off, len, t0;
 	void *buf = NULL;
 
-	while ((opt = getopt(argc, argv, "Nn:l")) != -1) {
+	while ((opt = getopt(argc, argv, "Nn:lt")) != -1) {
 		if (opt == 'N')
 			rw_flags = RWF_NOWAIT;
+		else if (opt == 't')
+			timed = list = 1;
 		else if (opt == 'n')
 			count = strtoul(optarg, NULL, 0);
 		else if (opt == 'l')
@@ -157,10 +172,14 @@ int main(int argc, char **argv)
 	}
 
 	for (i = 0; i < count; i++) {
+		t0 = now_us();
 		err = do_io(argv[optind], fd, off, len, buf);
 		if (err < 0)
 			usage();
-		if (list)
+		if (timed)
+			printf("%s %llu\n", errname(err),
+			       (unsigned long long)(now_us() - t0));
+		else if (list)
 			printf("%s\n", errname(err));
 		else
 			count_result(tally, &nkinds, err);

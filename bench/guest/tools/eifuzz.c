@@ -2,8 +2,8 @@
 /*
  * eifuzz: model-based fuzzer for a disk's error_injection debugfs file.
  *
- *   eifuzz [-s SEED] [-n STEPS] [-t TRIALS] [-S SECONDS] [-r] [-b] DISK
- *   eifuzz -T
+ *   eifuzz [-s SEED] [-n STEPS] [-t TRIALS] [-S SECONDS] [-r] [-b] [-X] DISK
+ *   eifuzz -T [-X]
  *
  * Each step is either a write(2) to /sys/kernel/debug/block/DISK/
  * error_injection (rules from the grammar, mutations of valid rules, raw
@@ -30,6 +30,19 @@
  * that limit (up to 1 MiB) to show it.  I/O on a zoned disk may cross a
  * zone boundary, where the queue splits it too: the model walks the rules
  * again for each such piece (bio_outcomes()).
+ *
+ * The follow-up series (patches/next) adds the items delay_us, count and
+ * seed and appends a rule's counters to its line.  What the kernel has is
+ * probed at the start, and the model follows the rst of the follow-up for
+ * it: the read-back always, the new items in generated rules only with -X
+ * (without it the steps of a seed are those of the series in patches/),
+ * and -T -X prints the follow-up's facts as well.  The counters are
+ * predicted exactly where every rule a bio meets fires for sure; where a
+ * chance decides, the model takes the kernel's counters after checking that
+ * they only grew, by no more than the bios could add, and keep failed and
+ * delayed within matched.  A bio that meets a rule with a count and a
+ * chance rule is run once, not repeated: its outcome may be any of those
+ * with the count left or used up.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -169,6 +182,20 @@ static const char *status_name(int i)
  */
 #define CHANCE_MAX 4294967295u
 
+/*
+ * The follow-up's limits: delay_us "takes 1 to 30000000", count "takes 1 to
+ * 4294967295", seed "takes 0 to 4294967295".
+ */
+#define DELAY_MAX 30000000u
+#define COUNT_MAX 4294967295u
+#define SEED_MAX 4294967295u
+
+/* What the kernel has of the follow-up (probed); -X: generate its items. */
+static struct {
+	bool delay, count, seed, counters;
+} K;
+static bool opt_next;
+
 static int find_op(const char *s)
 {
 	for (int i = 0; i < NR_OPS; i++)
@@ -199,14 +226,26 @@ static void print_tables(void)
 	printf("limit number-characters %d\n", NUMBER_MAX_LEN);
 	printf("limit chance 1 %u\n", CHANCE_MAX);
 	printf("limit last-sector %" PRIu64 "\n", UINT64_MAX);
+	if (!opt_next)
+		return;
+	printf("limit delay_us 1 %u\n", DELAY_MAX);
+	printf("limit count 1 %u\n", COUNT_MAX);
+	printf("limit seed 0 %u\n", SEED_MAX);
+	printf("refused delay_us with AGAIN\n");
+	printf("readback no-status none\n");
+	printf("readback counters matched failed delayed\n");
 }
 
 /* ---- the model ---- */
 
 struct rule {
 	uint64_t start, end;	/* inclusive */
-	int op, status;
+	int op, status;		/* status -1: none, the rule only delays */
 	uint32_t chance;
+	uint32_t delay_us, count, seed;	/* 0: not given (seed: see seeded) */
+	bool seeded;
+	/* the counters, and how often the rule may still fire (with count) */
+	uint64_t matched, failed, delayed, left;
 };
 
 enum zcond { Z_EMPTY, Z_OPEN, Z_FULL };
@@ -268,7 +307,8 @@ static int model_parse(const unsigned char *buf, size_t len, struct rule *out)
 {
 	char text[PAGE + 1], *p, *item;
 	int adds = 0, removes = 0, others = 0, op = -1, status = -1;
-	uint64_t start = 0, nr = 0, chance = 1;
+	uint64_t start = 0, nr = 0, chance = 1, delay = 0, count = 0, seed = 0;
+	bool seeded = false;
 
 	/* "A write of a page (PAGE_SIZE bytes) or more is refused with EINVAL" */
 	if (len >= PAGE)
@@ -318,6 +358,19 @@ static int model_parse(const unsigned char *buf, size_t len, struct rule *out)
 			/* "chance takes 1 to 4294967295" */
 			if (!doc_number(value, CHANCE_MAX, &chance) || !chance)
 				return EINVAL;
+		} else if (K.delay && !strcmp(item, "delay_us")) {
+			/* delay_us "takes 1 to 30000000" */
+			if (!doc_number(value, DELAY_MAX, &delay) || !delay)
+				return EINVAL;
+		} else if (K.count && !strcmp(item, "count")) {
+			/* count "takes 1 to 4294967295" */
+			if (!doc_number(value, COUNT_MAX, &count) || !count)
+				return EINVAL;
+		} else if (K.seed && !strcmp(item, "seed")) {
+			/* seed "takes 0 to 4294967295" */
+			if (!doc_number(value, SEED_MAX, &seed))
+				return EINVAL;
+			seeded = true;
 		} else {
 			return EINVAL;
 		}
@@ -332,8 +385,11 @@ static int model_parse(const unsigned char *buf, size_t len, struct rule *out)
 		out->op = -1;
 		return 0;
 	}
-	/* op and status are "required" */
-	if (op < 0 || status < 0)
+	/* op is "required", status "required unless delay_us is given" */
+	if (op < 0 || (status < 0 && !delay))
+		return EINVAL;
+	/* "a rule with both status=AGAIN and delay_us" is refused */
+	if (delay && status >= 0 && statuses[status].nowait_only)
 		return EINVAL;
 	/*
 	 * "the range is start to start + nr_sectors - 1, and that last sector
@@ -347,6 +403,12 @@ static int model_parse(const unsigned char *buf, size_t len, struct rule *out)
 	out->start = start;
 	out->end = nr ? start + (nr - 1) : UINT64_MAX;
 	out->chance = (uint32_t)chance;
+	out->delay_us = (uint32_t)delay;
+	out->count = (uint32_t)count;
+	out->left = count;
+	out->seed = (uint32_t)seed;
+	out->seeded = seeded;
+	out->matched = out->failed = out->delayed = 0;
 	return 0;
 }
 
@@ -370,9 +432,27 @@ static int model_render(char *buf, size_t size)
 		const struct rule *r = &M.rules[i];
 
 		n += snprintf(buf + n, size - n,
-			      "%" PRIu64 ":%" PRIu64 " op=%s,status=%s,chance=%" PRIu32 "\n",
+			      "%" PRIu64 ":%" PRIu64 " op=%s,status=%s,chance=%" PRIu32,
 			      r->start, r->end, ops[r->op].name,
-			      statuses[r->status].tag, r->chance);
+			      r->status < 0 ? "none" : statuses[r->status].tag, r->chance);
+		/*
+		 * A rule "with a delay has ,delay_us=<usecs> appended", "with
+		 * a count has ,count=<N> appended next", "with a seed has
+		 * ,seed=<N> appended next"; "Every line then ends with" the
+		 * counters.
+		 */
+		if (n < size && r->delay_us)
+			n += snprintf(buf + n, size - n, ",delay_us=%" PRIu32, r->delay_us);
+		if (n < size && r->count)
+			n += snprintf(buf + n, size - n, ",count=%" PRIu32, r->count);
+		if (n < size && r->seeded)
+			n += snprintf(buf + n, size - n, ",seed=%" PRIu32, r->seed);
+		if (n < size && K.counters)
+			n += snprintf(buf + n, size - n,
+				      ",matched=%" PRIu64 ",failed=%" PRIu64 ",delayed=%" PRIu64,
+				      r->matched, r->failed, r->delayed);
+		if (n < size)
+			n += snprintf(buf + n, size - n, "\n");
 	}
 	return n < size ? 0 : -1;
 }
@@ -513,6 +593,8 @@ static unsigned int opt_shrink_seconds = 120;
 struct stats {
 	/* repeated: I/O steps a chance rule covers, repeated TRIALS times */
 	unsigned long writes, accepted, ios, repeated, stat_checks;
+	/* accepted rules with the follow-up's items */
+	unsigned long with_delay, with_count, with_seed;
 };
 static struct stats S;
 
@@ -623,6 +705,9 @@ static bool run_write(const struct step *s)
 	}
 	if (!want) {
 		S.accepted++;
+		S.with_delay += r.op >= 0 && r.delay_us;
+		S.with_count += r.op >= 0 && r.count;
+		S.with_seed += r.op >= 0 && r.seeded;
 		model_apply(&r);
 	}
 	return check_readback();
@@ -671,7 +756,16 @@ static bool applies(const struct rule *r, const struct bio_desc *b)
 
 	if (r->op != b->op)
 		return false;
-	if (statuses[r->status].nowait_only && !b->nowait)
+	if (r->status >= 0 && statuses[r->status].nowait_only && !b->nowait)
+		return false;
+	/*
+	 * The follow-up: "a rule with a delay alone does not apply to" a bio
+	 * with REQ_NOWAIT, and a rule with count=N that has fired N times
+	 * "matches no more bios".
+	 */
+	if (r->status < 0 && b->nowait)
+		return false;
+	if (r->count && !r->left)
 		return false;
 	switch (ops[b->op].match) {
 	case M_ZONE_START:
@@ -690,14 +784,27 @@ static bool applies(const struct rule *r, const struct bio_desc *b)
 }
 
 /*
+ * What the bios of a step add to each rule's counters, expected values of
+ * the outcomes predict() weighs (the rst: matched counts "the bios that met
+ * the rule", failed those "the rule completed with its status, or will once
+ * their delay ends", delayed "those it held back"): exact when no roll of a
+ * chance decided anything (walk_random false).
+ */
+static double e_matched[MAX_RULES * 2], e_failed[MAX_RULES * 2], e_delayed[MAX_RULES * 2];
+static bool walk_random;
+
+/*
  * One walk of the rules over a bio that arrives with probability @mass:
  * "newest rule first"; a rule that applies "and its chance comes up" with
- * probability 1/chance fails the bio, "If the chance does not come up, the
- * walk goes on to older rules".  Adds the failures to @o and returns the
- * probability that the bio gets through.
+ * probability 1/chance fires: it fails the bio with its status (after its
+ * delay, if it has one), or, for a rule with a delay alone, "submitted to
+ * the driver as it would have been at first, without being checked against
+ * the rules again", which adds to *@through.  "If the chance does not come
+ * up, the walk goes on to older rules".  Adds the failures to @o and
+ * returns the probability that the bio gets through unchecked by any rule.
  */
 static double rules_walk(const struct bio_desc *b, double mass, struct outcome *o,
-			 int *n)
+			 int *n, double *through)
 {
 	double pass = 1.0;
 
@@ -707,7 +814,18 @@ static double rules_walk(const struct bio_desc *b, double mass, struct outcome *
 
 		if (!applies(r, b))
 			continue;
-		add_outcome(o, n, statuses[r->status].err, mass * pass * p);
+		e_matched[i] += mass * pass;
+		if (r->chance > 1 && mass > 0)
+			walk_random = true;
+		if (r->status >= 0) {
+			add_outcome(o, n, statuses[r->status].err, mass * pass * p);
+			e_failed[i] += mass * pass * p;
+		} else {
+			*through += mass * pass * p;
+		}
+		/* "A bio submitted with REQ_NOWAIT is never delayed" */
+		if (r->delay_us && !b->nowait)
+			e_delayed[i] += mass * pass * p;
 		pass *= 1.0 - p;
 		if (r->chance == 1)
 			pass = 0;
@@ -732,24 +850,26 @@ static void bio_outcomes(struct bio_desc b, int driver_err, double mass,
 			 struct outcome *o, int *n)
 {
 	uint64_t end = b.sector + b.nsec;
-	double pass = mass;
+	double pass = mass, through = 0;
 
 	for (;;) {
 		uint64_t next = ops[b.op].match != M_SECTORS || !D.zone_sectors ? end :
 			(b.sector / D.zone_sectors + 1) * D.zone_sectors;
 
 		b.nsec = end - b.sector;
-		pass = rules_walk(&b, pass, o, n);
+		pass = rules_walk(&b, pass, o, n, &through);
 		if (pass <= 0 || next >= end)
 			break;
 		if (b.nowait) {
 			add_outcome(o, n, EAGAIN, pass);
-			return;
+			pass = 0;
+			break;
 		}
 		b.sector = next;
 	}
-	if (pass > 0)
-		add_outcome(o, n, driver_err, pass);
+	/* a bio a delay-only rule held goes on whole, split or not */
+	if (pass + through > 0)
+		add_outcome(o, n, driver_err, pass + through);
 }
 
 /* bio_outcomes() of a bio without REQ_NOWAIT */
@@ -939,22 +1059,109 @@ static void binomial_band(unsigned int n, double p, double a, unsigned int *lo,
 		tail += pmf[*hi] / sum;
 }
 
+/*
+ * The counters after a step of @trials I/Os: the model's own where no roll
+ * decided (walk_random false), else the kernel's, taken after checking
+ * that each only grew, a rule no bio could meet not at all, no rule by
+ * more than @trials times @bios (the bios one I/O can submit to it), and
+ * failed and delayed by no more than matched.  Then the read-back must be
+ * the model's.
+ */
+static bool update_counters(unsigned int trials, uint64_t bios)
+{
+	static char got[1 << 16];
+	char *line = got;
+
+	for (int i = 0; i < M.nr && !walk_random; i++) {
+		struct rule *r = &M.rules[i];
+		uint64_t fires = (uint64_t)(trials * (r->status >= 0 ? e_failed[i] : e_delayed[i]) + 0.5);
+
+		r->matched += (uint64_t)(trials * e_matched[i] + 0.5);
+		r->failed += (uint64_t)(trials * e_failed[i] + 0.5);
+		r->delayed += (uint64_t)(trials * e_delayed[i] + 0.5);
+		if (r->count)
+			r->left = fires < r->left ? r->left - fires : 0;
+	}
+	if (walk_random) {
+		if (read_file(D.ei_path, got, sizeof(got)))
+			die("read-back larger than %zu bytes", sizeof(got));
+		for (int i = 0; i < M.nr; i++) {
+			struct rule *r = &M.rules[i];
+			char *c = strstr(line, ",matched=");
+			uint64_t m, f, d, cap = e_matched[i] > 0 ? trials * bios : 0;
+
+			if (!c || sscanf(c, ",matched=%" SCNu64 ",failed=%" SCNu64 ",delayed=%" SCNu64,
+					 &m, &f, &d) != 3) {
+				snprintf(why, sizeof(why), "read-back line %d has no counters", i + 1);
+				return false;
+			}
+			if (m < r->matched || f < r->failed || d < r->delayed ||
+			    m - r->matched > cap || f - r->failed > m - r->matched ||
+			    d - r->delayed > m - r->matched) {
+				snprintf(why, sizeof(why),
+					 "rule %d's counters went from matched=%" PRIu64 ",failed=%" PRIu64
+					 ",delayed=%" PRIu64 " to %" PRIu64 ",%" PRIu64 ",%" PRIu64
+					 " in %u I/Os of up to %" PRIu64 " bios it could meet",
+					 i + 1, r->matched, r->failed, r->delayed, m, f, d,
+					 trials, cap / (trials ? trials : 1));
+				return false;
+			}
+			r->matched = m;
+			r->failed = f;
+			r->delayed = d;
+			/* a rule with a count fires "N times at most" */
+			if (r->count) {
+				uint64_t fires = r->status >= 0 ? f : d;
+
+				if (fires > r->count) {
+					snprintf(why, sizeof(why), "rule %d with count=%" PRIu32 " fired %" PRIu64 " times",
+						 i + 1, r->count, fires);
+					return false;
+				}
+				r->left = r->count - fires;
+			}
+			line = strchr(c, '\n') ? strchr(c, '\n') + 1 : c + strlen(c);
+		}
+	}
+	return check_readback();
+}
+
+/* The bios one I/O of @s can submit, split pieces and fallbacks included. */
+static uint64_t step_bios(const struct step *s)
+{
+	uint64_t pieces = D.zone_sectors ? s->nsec / D.zone_sectors + 2 : 1;
+
+	return 2 * pieces;
+}
+
 static bool run_io(const struct step *s)
 {
 	struct outcome o[MAX_OUTCOMES];
 	unsigned long count[MAX_OUTCOMES] = { 0 };
 	int n, got;
 	bool random = false, reached = false;
+	unsigned int trials = s->trials;
 	size_t w = 0;
 
+	memset(e_matched, 0, sizeof(e_matched));
+	memset(e_failed, 0, sizeof(e_failed));
+	memset(e_delayed, 0, sizeof(e_delayed));
+	walk_random = false;
 	predict(s, o, &n);
 	for (int i = 0; i < n; i++)
 		if (o[i].p > 0 && o[i].p < 1 - 1e-12)
 			random = true;
-	if (s->trials > 1)
+	/*
+	 * A rule with a count changes as it fires, so repeats of a bio that
+	 * meets one would not be alike: run it once.
+	 */
+	for (int i = 0; i < M.nr; i++)
+		if (M.rules[i].count && e_matched[i] > 0)
+			trials = 1;
+	if (trials > 1)
 		S.repeated++;
 
-	for (unsigned int t = 0; t < s->trials; t++) {
+	for (unsigned int t = 0; t < trials; t++) {
 		int i;
 
 		got = do_io(s);
@@ -976,6 +1183,8 @@ static bool run_io(const struct step *s)
 	((struct step *)s)->changed = reached && s->io >= IO_ZOPEN;
 	if (reached)
 		zone_transition(s);
+	if (K.counters && !update_counters(trials, step_bios(s)))
+		return false;
 	if (!random)
 		return true;
 
@@ -983,11 +1192,11 @@ static bool run_io(const struct step *s)
 	for (int i = 0; i < n; i++) {
 		unsigned int lo, hi;
 
-		binomial_band(s->trials, o[i].p, STAT_ALPHA / (2 * n), &lo, &hi);
+		binomial_band(trials, o[i].p, STAT_ALPHA / (2 * n), &lo, &hi);
 		if (count[i] < lo || count[i] > hi) {
 			w = snprintf(why, sizeof(why),
 				     "%s %lu of %u times, outside [%u, %u] for p=%.4g (false-failure probability < %.0e); all: ",
-				     errname(o[i].err), count[i], s->trials, lo, hi,
+				     errname(o[i].err), count[i], trials, lo, hi,
 				     o[i].p, STAT_ALPHA);
 			for (int j = 0; j < n; j++)
 				w += snprintf(why + w, sizeof(why) - w, "%s %s %lu (p=%.3g)",
@@ -1083,6 +1292,37 @@ static void put_field(int f, int op, int status)
 		default: put_number(below(20)); break;
 		}
 		break;
+	case 5:
+		/*
+		 * Short delays only, which a campaign can afford on any
+		 * accelerator; the longest one is 035-options' to check.
+		 */
+		put("delay_us=");
+		switch (below(6)) {
+		case 0: put("1"); break;
+		case 1: put("%u", 1 + (unsigned int)below(2000)); break;
+		case 2: put_number(below(3)); break;
+		case 3: put("%u", DELAY_MAX + 1 + (unsigned int)below(2)); break;
+		default: put("%u", 1 + (unsigned int)below(200)); break;
+		}
+		break;
+	case 6:
+		put("count=");
+		switch (below(5)) {
+		case 0: put("1"); break;
+		case 1: put_number(below(3)); break;
+		case 2: put("%s", one_in(2) ? "4294967295" : "4294967296"); break;
+		default: put("%u", 1 + (unsigned int)below(5)); break;
+		}
+		break;
+	case 7:
+		put("seed=");
+		switch (below(4)) {
+		case 0: put_number(below(100)); break;
+		case 1: put("%s", one_in(2) ? "4294967295" : "4294967296"); break;
+		default: put("%u", (unsigned int)below(1000)); break;
+		}
+		break;
 	}
 }
 
@@ -1112,28 +1352,43 @@ static int pick_status(void)
 	return one_in(8) ? NR_STATUSES + (int)below(NR_REFUSED) : (int)below(NR_STATUSES);
 }
 
+/*
+ * The fields gen_valid() writes: op, status, start, nr_sectors, chance,
+ * and with -X delay_us, count and seed.
+ */
+static int nr_fields(void)
+{
+	return opt_next ? 8 : 5;
+}
+
 /* A rule from the grammar, fields in a random order, some left out. */
 static void gen_valid(void)
 {
-	int order[5] = { 0, 1, 2, 3, 4 }, apos;
+	int order[8] = { 0, 1, 2, 3, 4, 5, 6, 7 }, apos, nf = nr_fields();
 	int op = pick_op(), status = pick_status();
 
-	for (int i = 4; i > 0; i--) {
+	for (int i = nf - 1; i > 0; i--) {
 		int j = below(i + 1), t = order[i];
 
 		order[i] = order[j];
 		order[j] = t;
 	}
-	apos = one_in(4) ? below(6) : 0;
-	for (int i = 0, first = 1; i <= 5; i++) {
+	apos = one_in(4) ? below(nf + 1) : 0;
+	for (int i = 0, first = 1; i <= nf; i++) {
 		if (i == apos) {
 			put("%sadd", first ? "" : ",");
 			first = 0;
 		}
-		if (i == 5)
+		if (i == nf)
 			break;
 		if (order[i] >= 2 && one_in(3))
 			continue;	/* optional field left out */
+		/* with -X: each of the follow-up's in one rule of three, and
+		 * status left out of one in four, as delay_us allows */
+		if (opt_next && order[i] >= 5 && !one_in(3))
+			continue;
+		if (opt_next && order[i] == 1 && one_in(4))
+			continue;
 		put("%s", first ? "" : ",");
 		first = 0;
 		put_field(order[i], op, status);
@@ -1165,7 +1420,7 @@ static void mutate(void)
 	switch (below(13)) {
 	case 0:	/* duplicate a field */
 	case 1: {
-		int f = below(5);
+		int f = below(nr_fields());
 
 		put(",");
 		put_field(f, pick_op(), pick_status());
@@ -1366,6 +1621,37 @@ static void gen_io(struct step *s)
 		s->io = IO_ZFINISH;
 }
 
+/* ---- what the kernel has of the follow-up ---- */
+
+/* Whether the kernel takes a rule with @item; the rule matches nothing. */
+static bool probe_item(const char *item)
+{
+	char cmd[128];
+	int len = snprintf(cmd, sizeof(cmd), "add,op=DRV_IN,status=IOERR,%s", item);
+
+	return !do_write((const unsigned char *)cmd, len);
+}
+
+static void probe_next(void)
+{
+	static char got[1 << 16];
+	const unsigned char ra[] = "removeall";
+
+	K.delay = probe_item("delay_us=1");
+	K.count = probe_item("count=1");
+	K.seed = probe_item("seed=1");
+	if (!probe_item("chance=1"))
+		die("%s takes no rule", D.ei_path);
+	if (read_file(D.ei_path, got, sizeof(got)))
+		die("read-back larger than %zu bytes", sizeof(got));
+	K.counters = strstr(got, ",matched=") != NULL;
+	if (do_write(ra, 9))
+		die("removeall failed");
+	if (opt_next && !(K.delay && K.count && K.seed && K.counters))
+		die("-X: %s lacks the follow-up's%s%s%s%s", D.name, K.delay ? "" : " delay_us",
+		    K.count ? "" : " count", K.seed ? "" : " seed", K.counters ? "" : " counters");
+}
+
 /* ---- running, replaying, shrinking ---- */
 
 static void clean_state(void)
@@ -1495,13 +1781,15 @@ static int shrink(int *idx, int n)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: eifuzz [-s SEED] [-n STEPS] [-t TRIALS] [-S SECONDS] [-r] [-b] DISK\n"
-		"       eifuzz -T   print the model's tables (ops, statuses, limits)\n"
+		"usage: eifuzz [-s SEED] [-n STEPS] [-t TRIALS] [-S SECONDS] [-r] [-b] [-X] DISK\n"
+		"       eifuzz -T [-X]   print the model's tables (ops, statuses, limits)\n"
 		"  SEED: any unsigned number (default 1); STEPS: 1..%d (default 1000);\n"
 		"  TRIALS: repeats of a random-outcome I/O, 20..100000 (default 100);\n"
 		"  SECONDS: time limit for shrinking a disagreement (default 120);\n"
 		"  -r: print writes/s and I/Os/s; -b: I/O up to 1 MiB even where the\n"
-		"  queue splits it; DISK: a name under /sys/block\n",
+		"  queue splits it; -X: rules with the follow-up's delay_us, count and\n"
+		"  seed (patches/next), and with -T its facts; DISK: a name under\n"
+		"  /sys/block\n",
 		MAX_STEPS);
 	exit(2);
 }
@@ -1524,11 +1812,11 @@ int main(int argc, char **argv)
 {
 	uint64_t seed = 1;
 	unsigned long nsteps = 1000;
-	bool rates = false;
+	bool rates = false, tables = false;
 	int opt, failed = -1;
 	struct timespec t0, t1;
 
-	while ((opt = getopt(argc, argv, "s:n:t:S:rbT")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:t:S:rbTX")) != -1) {
 		switch (opt) {
 		case 's':
 			seed = number_arg(optarg, 0, UINT64_MAX);
@@ -1546,8 +1834,11 @@ int main(int argc, char **argv)
 			rates = true;
 			break;
 		case 'T':
-			print_tables();
-			return 0;
+			tables = true;
+			break;
+		case 'X':
+			opt_next = true;
+			break;
 		case 'b':
 			opt_big_io = true;
 			break;
@@ -1555,9 +1846,16 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
+	if (tables) {
+		if (argc != optind)
+			usage();
+		print_tables();
+		return 0;
+	}
 	if (argc - optind != 1)
 		usage();
 	disk_open(argv[optind]);
+	probe_next();
 	rng_state = seed;
 	clean_state();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -1583,6 +1881,10 @@ int main(int argc, char **argv)
 		       "%lu I/Os (%lu steps repeated %u times): no disagreement\n",
 		       D.name, seed, nr_steps, S.writes, S.accepted, S.ios, S.repeated,
 		       opt_trials);
+		if (opt_next)
+			printf("eifuzz %s seed %" PRIu64 ": accepted rules with delay_us %lu, "
+			       "count %lu, seed %lu\n", D.name, seed, S.with_delay,
+			       S.with_count, S.with_seed);
 		/* the outcome of a repeated step may be certain after all (zone states) */
 		if (rates)
 			printf("eifuzz %s seed %" PRIu64 ": %.1f s, %.0f writes/s, %.0f I/Os/s, "

@@ -164,6 +164,28 @@ static int rule_count(void)
 	return read_rules(buf, sizeof(buf));
 }
 
+/*
+ * fields_ok FIELDS: FIELDS is empty or ",name=value" fields, as the rst
+ * says later versions append them (the follow-up in patches/next: its
+ * options and counters).
+ */
+static int fields_ok(const char *p)
+{
+	size_t name, value;
+
+	while (*p == ',') {
+		name = strspn(p + 1, "abcdefghijklmnopqrstuvwxyz_");
+		if (!name || p[1 + name] != '=')
+			return 0;
+		p += 2 + name;
+		value = strspn(p, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_");
+		if (!value)
+			return 0;
+		p += value;
+	}
+	return *p == '\0';
+}
+
 /* line_ok LINE: LINE is a rule as the file prints it, and nothing else. */
 static int line_ok(const char *line)
 {
@@ -172,10 +194,10 @@ static int line_ok(const char *line)
 	char op[32], status[32];
 	int n = 0;
 
-	if (sscanf(line, "%llu:%llu op=%31[A-Z_],status=%31[A-Z_],chance=%u%n",
+	if (sscanf(line, "%llu:%llu op=%31[A-Z_],status=%31[A-Za-z_],chance=%u%n",
 		   &start, &end, op, status, &chance, &n) != 5)
 		return 0;
-	return line[n] == '\0' && start <= end && chance >= 1;
+	return fields_ok(line + n) && start <= end && chance >= 1;
 }
 
 /* gate_byte: the byte at the gate site, or -1 (no -g, or unreadable). */
