@@ -150,10 +150,12 @@ count_result() {
 }
 
 # The pipeline's stages: STAGE_NAMES[i] runs STAGE_CMDS[i] (a function of
-# this script and its arguments) once every stage of STAGE_DEPS[i] passed.
+# this script and its arguments) once every stage of STAGE_DEPS[i] (names
+# separated by "|": a name has spaces, "build on") passed.
 STAGE_NAMES=() STAGE_DEPS=() STAGE_CMDS=()
 
-# stage NAME DEPS COMMAND...: a stage of the pipeline, in priority order.
+# stage NAME DEPS COMMAND...: a stage of the pipeline, in priority order;
+# DEPS the names of the stages it needs, separated by "|".
 stage() {
 	STAGE_NAMES+=("$1")
 	STAGE_DEPS+=("$2")
@@ -208,7 +210,11 @@ stage_state() {
 # have not ended yet (1).
 ready() {
 	local dep j st
-	for dep in ${STAGE_DEPS[$1]}; do
+	local -a deps=()
+	# by "|", not by words: "build on" split in two named no stage, and
+	# every stage started at once, the tests before their kernel was built
+	[[ -z ${STAGE_DEPS[$1]} ]] || IFS='|' read -r -a deps <<<"${STAGE_DEPS[$1]}"
+	for dep in ${deps[@]+"${deps[@]}"}; do
 		for j in "${!STAGE_NAMES[@]}"; do
 			[[ ${STAGE_NAMES[j]} == "$dep" ]] || continue
 			st=$(stage_state "$j")
