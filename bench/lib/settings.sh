@@ -205,7 +205,8 @@ st_user_names() {
 }
 
 # st_parent_names: the values of the parent plan (-p) that did not come
-# from the table's defaults, as given by "the plan of DRIVER"; its ACCEL
+# from the table's defaults or from another setting, as given by "the plan
+# of DRIVER"; its ACCEL
 # and the accelerator it came to (the probe is not made again).
 st_parent_names() {
 	local line name pdriver='?'
@@ -228,6 +229,9 @@ st_parent_names() {
 			[[ $name != ACCEL ]] || ST_PARENT_ACCEL=${line#*=}
 			[[ -n ${ST_SCOPE[$name]:-} && ${ST_SCOPE[$name]} != recipe ]] || continue
 			[[ ${from[$name]:-the default} != "the default" && -z ${ST_ORIGIN[$name]:-} ]] || continue
+			# one derived from another setting (BASE_KSRC from KSRC) is
+			# derived here again: an empty one taken as given was refused
+			[[ ! ${from[$name]} =~ ^[A-Z][A-Z0-9_]*$ ]] || continue
 			ST_ORIGIN[$name]="the plan of $pdriver"
 			ST_UVAL[$name]=${line#*=}
 			;;

@@ -268,6 +268,7 @@ GOOD=$(
 0|THRESHOLD=1|$R -n 'CACHE THRESHOLD' report
 0|#   WORKLOADS: the plan of per-patch|bench/plan/resolve -o $S/pp.plan per-patch && HOT_FUNCS=f $R -p $S/pp.plan bench CONFIGS=on BASELINE='on key-off'
 0|HOT_FUNCS=submit_bio_noacct_nocheck __blk_error_inject|bench/plan/resolve -o $S/pp.plan per-patch && HOT_FUNCS=f $R -p $S/pp.plan bench CONFIGS=on BASELINE='on key-off'
+0|BASE_KSRC=|bench/plan/resolve -o $S/cs.plan compare-series && $R -p $S/cs.plan static BASE_CONFIG=on NEW_CONFIG=on
 0|THRESHOLD=0.5|$P compare-series THRESHOLD=0.5
 0|THRESHOLD=49.9|$P compare-series THRESHOLD=49.9
 0|EXACT_TOLERANCE=2|$P compare-series EXACT_TOLERANCE=2
