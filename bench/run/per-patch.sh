@@ -135,10 +135,10 @@ main() {
 	load0=$(load_average)
 	mapfile -t patches < <(series_patches "$SERIES_DIR")
 	n=${#patches[@]}
-	# every function to count is one of the whole series' tree, before a build
-	"$BENCH_DIR/kernel/build.sh" functions main "${HOT_FUNC_LIST[@]}" >/dev/null
 	((PER_PATCH_FROM <= n)) ||
 		die_bad_input "PER_PATCH_FROM=$PER_PATCH_FROM: the first patch to measure, 1 to $n (the patches of SERIES)"
+	# every function to count is one of the whole series' tree, before a build
+	"$BENCH_DIR/kernel/build.sh" functions main "${HOT_FUNC_LIST[@]}" >/dev/null
 	[[ $RUN_ID != auto ]] || RUN_ID=$(date -u +%Y%m%d-%H%M%S)-per-patch
 	OUT=$(results_root)/$RUN_ID
 	[[ ! -e $OUT ]] || die_bad_input "$OUT exists already"
