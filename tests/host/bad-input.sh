@@ -26,11 +26,20 @@ for d in "$REPO_DIR"/results/*/plan.txt; do
 	[[ -f $d && -f ${d%plan.txt}summary.csv ]] && NEWEST=results/$(basename "$(dirname "$d")")/
 done
 
-# KTREE: the command that makes a kernel tree of a few files at
-# SCRATCH/kt (an extracted tree with the feature's Kconfig symbol and one
-# definition, submit_bio_noacct_nocheck's), whose make and merge_config.sh
-# fail at once
-KTREE="mkdir -p $SCRATCH/kt/block $SCRATCH/kt/scripts/kconfig && printf '#!/bin/sh\\nexit 1\\n' >$SCRATCH/kt/scripts/kconfig/merge_config.sh && chmod +x $SCRATCH/kt/scripts/kconfig/merge_config.sh && printf 'all:\\n\\tfalse\\n' >$SCRATCH/kt/Makefile && : >$SCRATCH/kt/Kconfig && printf 'config BLK_ERROR_INJECTION\\n\\tbool\\n' >$SCRATCH/kt/block/Kconfig && printf 'void submit_bio_noacct_nocheck(struct bio *bio)\\n{\\n}\\n' >$SCRATCH/kt/block/blk-core.c"
+# make_ktree: a kernel tree of a few files at SCRATCH/kt (an extracted
+# tree with the feature's Kconfig symbol and one definition,
+# submit_bio_noacct_nocheck's), whose make and merge_config.sh fail at
+# once.  Made once, before the rows that read it run side by side.
+make_ktree() {
+	local kt=$SCRATCH/kt
+	mkdir -p "$kt/block" "$kt/scripts/kconfig"
+	printf '#!/bin/sh\nexit 1\n' >"$kt/scripts/kconfig/merge_config.sh"
+	chmod +x "$kt/scripts/kconfig/merge_config.sh"
+	printf 'all:\n\tfalse\n' >"$kt/Makefile"
+	: >"$kt/Kconfig"
+	printf 'config BLK_ERROR_INJECTION\n\tbool\n' >"$kt/block/Kconfig"
+	printf 'void submit_bio_noacct_nocheck(struct bio *bio)\n{\n}\n' >"$kt/block/blk-core.c"
+}
 
 # STATUS | TEXT | COMMAND (run by bash in the repository)
 ROWS=$(
@@ -121,9 +130,9 @@ ROWS=$(
 2|KSRC='/etc/hostname' (the environment): a file must be a tarball|KSRC=/etc/hostname bench/run/bench.sh
 2|SERIES='/etc' (the environment): no series file: give a directory with a 'series' file|SERIES=/etc bench/kernel/build.sh build on
 2|usage: build.sh defines TREE CONFIG_SYMBOL|bench/kernel/build.sh defines main
-2|HOT_FUNCS: no_such_function: defined in no C file of the kernel source|$KTREE && CACHE=$SCRATCH/hc KSRC=$SCRATCH/kt SERIES=none CONFIGS=on STATES=key-off BASELINE='on key-off' HOT_FUNCS='submit_bio_noacct_nocheck no_such_function' bench/run/all.sh
-2|HOT_FUNCS: no_such_function: defined in no C file of the kernel source|$KTREE && make -s bench CACHE=$SCRATCH/hc KSRC=$SCRATCH/kt SERIES=none CONFIGS=on STATES=key-off BASELINE='on key-off' HOT_FUNCS='submit_bio_noacct_nocheck no_such_function'
-2|HOT_FUNCS: no_such_function: defined in no C file of either side's source|$KTREE && CACHE=$SCRATCH/hc KSRC=$SCRATCH/kt SERIES=none HOT_FUNCS='submit_bio_noacct_nocheck no_such_function' RESULTS_ROOT=$SCRATCH/hr bench/run/compare-series.sh
+2|HOT_FUNCS: no_such_function: defined in no C file of the kernel source|CACHE=$SCRATCH/hc1 KSRC=$SCRATCH/kt SERIES=none CONFIGS=on STATES=key-off BASELINE='on key-off' HOT_FUNCS='submit_bio_noacct_nocheck no_such_function' bench/run/all.sh
+2|HOT_FUNCS: no_such_function: defined in no C file of the kernel source|make -s bench CACHE=$SCRATCH/hc2 KSRC=$SCRATCH/kt SERIES=none CONFIGS=on STATES=key-off BASELINE='on key-off' HOT_FUNCS='submit_bio_noacct_nocheck no_such_function'
+2|HOT_FUNCS: no_such_function: defined in no C file of either side's source|CACHE=$SCRATCH/hc3 KSRC=$SCRATCH/kt SERIES=none HOT_FUNCS='submit_bio_noacct_nocheck no_such_function' RESULTS_ROOT=$SCRATCH/hr bench/run/compare-series.sh
 0|per-patch.sh [-h]|bench/run/per-patch.sh -h
 2|unknown argument 'bogus'|bench/run/per-patch.sh bogus
 2|usage: per-patch.sh report DIR (a per-patch run made on this machine|bench/run/per-patch.sh report
@@ -357,6 +366,7 @@ in_row() {
 main() {
 	local want text cmd settings driver target n=0 i passed failed
 	fakes
+	make_ktree
 	# the slow rows first: they configure a kernel, or boot one
 	in_row $((n += 1)) check_needs_cache
 	in_row $((n += 1)) check_failing_bench
