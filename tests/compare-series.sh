@@ -52,6 +52,9 @@ all_exact_same() {
 		END { exit bad || !n }' "$1"
 }
 
+# ends_with FILE TAIL: FILE's last lines are TAIL's, and TAIL is not empty.
+ends_with() { [[ -s $2 ]] && tail -n "$(wc -l <"$2")" "$1" | cmp -s - "$2"; }
+
 none_changed() { ! grep -Eq ' (slower|faster):' "$1"; }
 
 # static NAME FUNC: the static answer's line of FUNC in NAME's output (raw:
@@ -94,6 +97,8 @@ l=$(static likely submit_bio_noacct_nocheck)
 check "  ... the static answer beside it: a site of the other polarity, slower ($l)" \
 	grep -Eq 'SLOWER: 1 site of the other polarity \(a TAKEN jump while the key is off, not a NOP\); counted in key-off: \+0 per call$' <<<"$l"
 check "  ... the last line: REGRESSION (exit 1)" grep -qx 'compare-series: REGRESSION (exit 1)' "$SCRATCH/likely.out"
+check "  ... its table, static answer and verdict kept in the run: compare.txt is what it printed" \
+	ends_with "$SCRATCH/likely.raw" "$SCRATCH/likely/compare.txt"
 check "the shared on build was not rebuilt" test "$(cat "$stamp")" = "$before"
 for f in "$SCRATCH"/*.out "$SCRATCH"/*.err; do
 	[[ $failed == 0 ]] || { echo "--- $f"; tail -n 20 "$f"; }

@@ -29,7 +29,8 @@
 # stdout; under kvm and tcg also sequential.txt, each look's table; then
 # the static answer of each config, BASE's objects against NEW's
 # (perf-scripts/static.sh: static/CONFIG.txt, static.csv), beside the
-# change per call counted in key-off.  Exit status, only ever 0, 1 or 2:
+# change per call counted in key-off.  The table, the static answers and
+# the verdict are also kept in RUN_ID/compare.txt.  Exit status, only ever 0, 1 or 2:
 # 0 no regression, 1 a primary metric worse than THRESHOLD percent (an
 # instruction count per call: more than EXACT_TOLERANCE instructions), an
 # idle path that the static answer shows slower (more than EXACT_TOLERANCE
@@ -115,12 +116,15 @@ main() {
 		declare -gA SIDE_SRC=([base]="$BASE_KSRC|$BASE_SERIES" [new]="$NEW_KSRC|$NEW_SERIES")
 		series_rounds "$OUT"
 	fi
-	"$BENCH_DIR/stats/compare.sh" "$OUT/base" "$OUT/new" || status=$?
-	static_answers || static=$?
+	# the verdict is kept beside the runs (compare.txt), as printed
+	"$BENCH_DIR/stats/compare.sh" "$OUT/base" "$OUT/new" >"$OUT/compare.txt" || status=$?
+	static_answers >>"$OUT/compare.txt" || static=$?
 	# broken input first, then a regression of the counts or of the code
 	((status == 2 || static == 0)) || status=1
 	printf 'compare-series: %s (exit %d)\n' \
-		"$(case $status in 0) echo no regression ;; 1) echo REGRESSION ;; *) echo no verdict or broken input ;; esac)" "$status"
+		"$(case $status in 0) echo no regression ;; 1) echo REGRESSION ;; *) echo no verdict or broken input ;; esac)" "$status" \
+		>>"$OUT/compare.txt"
+	cat "$OUT/compare.txt"
 	exit "$status"
 }
 
