@@ -136,6 +136,23 @@ series_patches() {
 	done <"$1/series"
 }
 
+# series_plus FROM DIR PATCH [NAME]: DIR made afresh a series directory of
+# copies of FROM's patches and PATCH last (as NAME, default its own name);
+# prints DIR.  A mutant's series: the series under test plus the mutant.
+series_plus() {
+	local from=$1 dir=$2 extra=$3 name=${4:-${3##*/}} p
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	: >"$dir/series"
+	while read -r p; do
+		cp "$p" "$dir/"
+		basename "$p" >>"$dir/series"
+	done < <(series_patches "$from")
+	cp "$extra" "$dir/$name"
+	printf '%s\n' "$name" >>"$dir/series"
+	printf '%s\n' "$dir"
+}
+
 # series_identity: SERIES_DIR and its ID (a hash over the listed patches).
 series_identity() {
 	local s=$SERIES p patches

@@ -55,22 +55,11 @@ all_mutants() {
 # series_dir MUTANT: a series directory (MUTANT_SERIES and the mutant last)
 # for SERIES=, in the cache; "none" is MUTANT_SERIES itself.
 series_dir() {
-	local m=$1 dir p
-	if [[ $m == none ]]; then
+	if [[ $1 == none ]]; then
 		printf '%s\n' "$MUTANT_SERIES"
-		return
+	else
+		series_plus "$MUTANT_SERIES" "$CACHE/mutants/$1" "$MUTANTS_DIR/$1.patch"
 	fi
-	dir=$CACHE/mutants/$m
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	: >"$dir/series"
-	while read -r p; do
-		cp "$p" "$dir/"
-		basename "$p" >>"$dir/series"
-	done < <(series_patches "$MUTANT_SERIES")
-	cp "$MUTANTS_DIR/$m.patch" "$dir/"
-	printf '%s.patch\n' "$m" >>"$dir/series"
-	printf '%s\n' "$dir"
 }
 
 # boot_dir TEST: where run_guest_tests left the boot that ran TEST alone.

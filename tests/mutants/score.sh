@@ -60,19 +60,9 @@ restore_builds() {
 }
 
 # series_with ID DIR: a series directory for SERIES=: patches/ and the
-# mutant last.
+# mutant last, always as mutant.patch.
 series_with() {
-	local id=$1 gen=$2 dir=$CACHE/mutants/series p
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	: >"$dir/series"
-	while read -r p; do
-		cp "$p" "$dir/"
-		basename "$p" >>"$dir/series"
-	done < <(series_patches "$REPO_DIR/patches")
-	cp "$gen/$id.patch" "$dir/mutant.patch"
-	echo mutant.patch >>"$dir/series"
-	printf '%s\n' "$dir"
+	series_plus "$REPO_DIR/patches" "$CACHE/mutants/series" "$2/$1.patch" mutant.patch
 }
 
 # mutant_variant: SERIES= the mutant's series (series_with), built in
