@@ -92,37 +92,21 @@ doc_tables() {
 	rst_table "$rst" status | awk -F'|' '{ print "status " $1 " " $2 ($3 ~ /must not block/ ? " nowait-only" : "") }'
 	rst_table "$rst" 'refused status' | awk -F'|' '{ print "refused " $1 }'
 	# The limits, each where the rst states it.
-	if rst_says "$rst" "A write of a page (PAGE_SIZE bytes) or more is refused"; then
-		echo "limit write-bytes-refused-from $(getconf PAGESIZE)"
-	fi
-	if rst_says "$rst" "A number written with more than 23 characters is refused"; then
-		echo "limit number-characters 23"
-	fi
-	if rst_says "$rst" "chance takes 1 to 4294967295"; then
-		echo "limit chance 1 4294967295"
-	fi
-	if rst_says "$rst" "that last sector must not be past 2^64 - 1"; then
-		echo "limit last-sector 18446744073709551615"
-	fi
-	# The follow-up's (patches/next).
-	if rst_says "$rst" "delay_us is written the same way, takes 1 to 30000000"; then
-		echo "limit delay_us 1 30000000"
-	fi
-	if rst_says "$rst" "count is written the same way, takes 1 to 4294967295"; then
-		echo "limit count 1 4294967295"
-	fi
-	if rst_says "$rst" "seed is written the same way, takes 0 to 4294967295"; then
-		echo "limit seed 0 4294967295"
-	fi
-	if rst_says "$rst" "a rule with both status=AGAIN and delay_us"; then
-		echo "refused delay_us with AGAIN"
-	fi
-	if rst_says "$rst" "A rule without status shows status=none"; then
-		echo "readback no-status none"
-	fi
-	if rst_says "$rst" ",matched=<M>,failed=<F>,delayed=<D>"; then
-		echo "readback counters matched failed delayed"
-	fi
+	local sentence fact
+	while IFS='|' read -r sentence fact; do
+		! rst_says "$rst" "$sentence" || echo "$fact"
+	done <<FACTS
+A write of a page (PAGE_SIZE bytes) or more is refused|limit write-bytes-refused-from $(getconf PAGESIZE)
+A number written with more than 23 characters is refused|limit number-characters 23
+chance takes 1 to 4294967295|limit chance 1 4294967295
+that last sector must not be past 2^64 - 1|limit last-sector 18446744073709551615
+delay_us is written the same way, takes 1 to 30000000|limit delay_us 1 30000000
+count is written the same way, takes 1 to 4294967295|limit count 1 4294967295
+seed is written the same way, takes 0 to 4294967295|limit seed 0 4294967295
+a rule with both status=AGAIN and delay_us|refused delay_us with AGAIN
+A rule without status shows status=none|readback no-status none
+,matched=<M>,failed=<F>,delayed=<D>|readback counters matched failed delayed
+FACTS
 }
 
 # compare RST NAME: RST's facts against the model's, -X for an RST that
