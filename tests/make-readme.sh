@@ -29,68 +29,74 @@ die() {
 	exit 1
 }
 
-# declared TEST_FILE: "DESCRIPTION|NEEDS|OWN_BOOT" of a guest test: its
-# declarations run by sh with the guest's helpers, the _have_* ones only
-# listing what they check (REQUIRES_LIST=1).  No test runs here.
+# declared SHELL LIB DECLS TEST_FILE...: "NAME|DESCRIPTION|NEEDS|OWN_BOOT"
+# a line, one a test: its declarations (DECLS, a function of LIB, prints
+# them) run by SHELL with the tests' helpers from LIB, the _have_* ones
+# only listing what they check (REQUIRES_LIST=1).  No test runs here; one
+# SHELL reads every test.
 declared() {
-	# shellcheck disable=SC2016 # expanded by sh, not here
-	sh -c '
+	local shell=$1 lib=$2 decls=$3
+	shift 3
+	# shellcheck disable=SC2016 # expanded by the inner shell, not here
+	"$shell" -c '
+		decls=$2
 		. "$1"
-		requires() { :; }
-		DESCRIPTION= OWN_BOOT=
-		eval "$(_declarations "$2")"
-		needs=$(REQUIRES_LIST=1 requires | paste -sd ";" - | sed "s/;/; /g")
-		printf "%s|%s|%s\n" "$DESCRIPTION" "$needs" "$OWN_BOOT"
-	' sh "$TESTS_DIR/lib/rc" "$1"
+		shift 2
+		for t in "$@"; do
+			requires() { :; }
+			DESCRIPTION= OWN_BOOT=
+			eval "$("$decls" "$t")"
+			needs=
+			while IFS= read -r l; do
+				[ -z "$l" ] || needs="${needs:+$needs; }$l"
+			done <<NEEDS
+$(REQUIRES_LIST=1 requires)
+NEEDS
+			printf "%s|%s|%s|%s\n" "${t##*/}" "$DESCRIPTION" "$needs" "$OWN_BOOT"
+		done
+	' "$shell" "$lib" "$decls" "$@"
+}
+
+# has_description TEST_FILE WHAT: TEST_FILE declares a one-line
+# DESCRIPTION, or the run dies naming WHAT is missing.
+has_description() {
+	grep -q '^DESCRIPTION="[^"|]*"$' "$1" || die "$2"
 }
 
 # table: the Markdown table, one row a guest test, in the order they run.
 table() {
 	local t name desc needs own
+	local -a tests=()
 	printf '%s\n' "$BEGIN_MARK"
 	printf '| test | what it checks | not run without | boot |\n'
 	printf '|---|---|---|---|\n'
 	for t in "$TESTS_DIR"/block/[0-9]*; do
 		[[ $t != *.out ]] || continue
-		name=${t##*/}
-		grep -q '^DESCRIPTION="[^"|]*"$' "$t" ||
-			die "$name: no DESCRIPTION=\"one line, no |\" before it sources ../lib/rc"
-		IFS='|' read -r desc needs own < <(declared "$t")
+		has_description "$t" "${t##*/}: no DESCRIPTION=\"one line, no |\" before it sources ../lib/rc"
+		tests+=("$t")
+	done
+	while IFS='|' read -r name desc needs own; do
 		[[ $own == 1 ]] && own='its own' || own='shared'
 		printf '| [%s](block/%s) | %s | %s | %s |\n' "$name" "$name" "$desc" "${needs:-–}" "$own"
-	done
+	done < <(declared sh "$TESTS_DIR/lib/rc" _declarations "${tests[@]}")
 	printf '%s\n' "$END_MARK"
-}
-
-# declared_host TEST_FILE: "DESCRIPTION|NEEDS" of a host test: its
-# declarations evaluated by bash with the host tests' helpers, the _have_*
-# ones only listing what they check (REQUIRES_LIST=1).  No test runs here.
-declared_host() {
-	# shellcheck disable=SC2016 # expanded by the inner bash, not here
-	bash -c '
-		. "$1"
-		requires() { :; }
-		DESCRIPTION=
-		eval "$(_host_declarations "$2")"
-		needs=$(REQUIRES_LIST=1 requires | paste -sd ";" - | sed "s/;/; /g")
-		printf "%s|%s\n" "$DESCRIPTION" "$needs"
-	' bash "$TESTS_DIR/lib/host.sh" "$1"
 }
 
 # host_table: the Markdown table of the host tests, one row a test, in the
 # order tests/check.sh numbers them.
 host_table() {
-	local t name desc needs
+	local t name desc needs own
+	local -a tests=()
 	printf '%s\n' "$HOST_BEGIN_MARK"
 	printf '| test | what it checks | not run without |\n'
 	printf '|---|---|---|\n'
 	for t in "$TESTS_DIR"/host/*.sh; do
-		name=${t##*/}
-		grep -q '^DESCRIPTION="[^"|]*"$' "$t" ||
-			die "host/$name: no DESCRIPTION=\"one line, no |\" near its top"
-		IFS='|' read -r desc needs < <(declared_host "$t")
-		printf '| [%s](host/%s) | %s | %s |\n' "${name%.sh}" "$name" "$desc" "${needs:-–}"
+		has_description "$t" "host/${t##*/}: no DESCRIPTION=\"one line, no |\" near its top"
+		tests+=("$t")
 	done
+	while IFS='|' read -r name desc needs own; do
+		printf '| [%s](host/%s) | %s | %s |\n' "${name%.sh}" "$name" "$desc" "${needs:-–}"
+	done < <(declared bash "$TESTS_DIR/lib/host.sh" _host_declarations "${tests[@]}")
 	printf '%s\n' "$HOST_END_MARK"
 }
 
