@@ -54,6 +54,8 @@ write_plan() {
 main() {
 	local dir cfg accel status=0 plan
 	plan=$(mktemp)
+	# shellcheck disable=SC2064 # the path now: plan is local to main
+	trap "rm -f '$plan' '$plan.done' '$plan.current' '$plan.new'" EXIT
 	job_plan_start "$plan"
 	write_plan "$JOB_PLAN"
 	# shellcheck disable=SC2086 # a list of words
@@ -76,7 +78,6 @@ main() {
 	job_step report "report"
 	"$BENCH_DIR/report/report.sh" "$dir"
 	job_step_end
-	rm -f "$plan"*
 	log "main job: done in $(fmt_eta $(($(date +%s) - BENCH_T0))), see $dir/report.md"
 	print_verdict "$dir"
 	return "$status"

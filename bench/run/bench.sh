@@ -288,10 +288,11 @@ main() {
 	[[ $MODE != all || $PLUGIN == 0 ]] || hot_funcs_check $CONFIGS
 	choose_boots
 	plan_file=$(mktemp)
+	# shellcheck disable=SC2064 # the path now: plan_file is local to main
+	trap "rm -f '$plan_file'" EXIT
 	make_plan >"$plan_file"
 	if [[ $MODE == list ]]; then
 		plan_jobs "$BOOTS" <"$plan_file"
-		rm -f "$plan_file"
 		return
 	fi
 	if [[ $MODE == job ]]; then

@@ -2201,29 +2201,32 @@ static int cmd_plan(int argc, char **argv)
 
 #include "sequential.c"
 
+/* The subcommands, in the order usage lists them. */
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} subcommands[] = {
+	{ "summary", cmd_summary },
+	{ "compare", cmd_compare },
+	{ "metrics", cmd_metrics },
+	{ "rank-sum", cmd_rank_sum },
+	{ "simulate", cmd_simulate },
+	{ "plan", cmd_plan },
+	{ "sequential", cmd_sequential },
+	{ "seq-plan", cmd_seq_plan },
+	{ "seq-simulate", cmd_seq_simulate },
+};
+
 int main(int argc, char **argv)
 {
+	size_t i;
+
 	gsl_set_error_handler(gsl_die);
 	if (argc < 2)
 		usage_error("a subcommand is needed");
-	if (!strcmp(argv[1], "summary"))
-		return cmd_summary(argc, argv);
-	if (!strcmp(argv[1], "compare"))
-		return cmd_compare(argc, argv);
-	if (!strcmp(argv[1], "metrics"))
-		return cmd_metrics(argc, argv);
-	if (!strcmp(argv[1], "rank-sum"))
-		return cmd_rank_sum(argc, argv);
-	if (!strcmp(argv[1], "simulate"))
-		return cmd_simulate(argc, argv);
-	if (!strcmp(argv[1], "plan"))
-		return cmd_plan(argc, argv);
-	if (!strcmp(argv[1], "sequential"))
-		return cmd_sequential(argc, argv);
-	if (!strcmp(argv[1], "seq-plan"))
-		return cmd_seq_plan(argc, argv);
-	if (!strcmp(argv[1], "seq-simulate"))
-		return cmd_seq_simulate(argc, argv);
+	for (i = 0; i < sizeof(subcommands) / sizeof(*subcommands); i++)
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].run(argc, argv);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return 0;

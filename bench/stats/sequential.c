@@ -864,6 +864,46 @@ static double seq_prob(const char *name, const char *v)
 	return x;
 }
 
+/*
+ * seq_number_opt: option A with value V into its field of O when A is one
+ * of the numeric sequential options (a count, or a probability); 0 when A
+ * is none of them.
+ */
+static int seq_number_opt(const char *a, const char *v, seq_opts_t *o)
+{
+	const struct {
+		const char *name;
+		size_t *count;
+		double *prob;
+	} opts[] = {
+		{ "--first", &o->first, NULL },
+		{ "--max", &o->max, NULL },
+		{ "--looks", &o->looks, NULL },
+		{ "--alpha", NULL, &o->alpha },
+		{ "--beta", NULL, &o->beta },
+	};
+	size_t k;
+
+	if (!strcmp(a, "--plan-reps")) {
+		if (!v)
+			usage_error("%s: missing value", a);
+		o->plan_reps = opt_count(a, v);
+		return 1;
+	}
+	for (k = 0; k < sizeof(opts) / sizeof(*opts); k++) {
+		if (strcmp(a, opts[k].name))
+			continue;
+		if (!v)
+			usage_error("%s: missing value", a);
+		if (opts[k].count)
+			*opts[k].count = opt_count(a, v);
+		else
+			*opts[k].prob = seq_prob(a, v);
+		return 1;
+	}
+	return 0;
+}
+
 /* the sequential options at argv[*i...]; returns when none is left */
 static int seq_parse(int argc, char **argv, int i, seq_opts_t *o, double *noise_list, size_t *nnoise,
 		     opts_t *rest)
@@ -872,18 +912,8 @@ static int seq_parse(int argc, char **argv, int i, seq_opts_t *o, double *noise_
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 #define SEQ_ARG(name) (!strcmp(a, name) && (v || (usage_error("%s: missing value", name), 0)))
-		if (SEQ_ARG("--first")) {
-			o->first = opt_count(a, v);
-		} else if (SEQ_ARG("--max")) {
-			o->max = opt_count(a, v);
-		} else if (SEQ_ARG("--looks")) {
-			o->looks = opt_count(a, v);
-		} else if (SEQ_ARG("--alpha")) {
-			o->alpha = seq_prob(a, v);
-		} else if (SEQ_ARG("--beta")) {
-			o->beta = seq_prob(a, v);
-		} else if (SEQ_ARG("--plan-reps")) {
-			o->plan_reps = opt_count(a, v);
+		if (seq_number_opt(a, v, o)) {
+			/* parsed */
 		} else if (SEQ_ARG("--spending")) {
 			size_t k = 0;
 

@@ -11,14 +11,12 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
 DESCRIPTION="bad input: a clear error and a non-zero exit"
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../../bench/lib/help.sh"
-help_answer "$0" "$@"
 
-REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/assert.sh
+. "$(dirname "$0")/../lib/assert.sh"
+test_init "$0" "$@"
+
 REAL_CACHE=${CACHE:-$REPO_DIR/.cache}
-SCRATCH=$(mktemp -d)
-trap 'rm -rf "$SCRATCH"' EXIT
 # The newest committed run of bench.sh (views and peers directories have
 # no plan.txt), named with a trailing slash as a user might.
 NEWEST=''
@@ -233,16 +231,22 @@ ROW=$SCRATCH/row
 # before they can refuse take minutes on a loaded machine.
 check() {
 	local want=$1 text=$2 cmd=$3 got=0 out d made=''
+	mkdir -p "$ROW/tmp"
 	out=$(cd "$REPO_DIR" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u MAKEOVERRIDES -u BIB_PLAN \
-		CACHE="$ROW/cache" BENCH_T0='' timeout "${CHECK_LIMIT:-60}" bash -c "$cmd" 2>&1 </dev/null) || got=$?
+		CACHE="$ROW/cache" TMPDIR="$ROW/tmp" BENCH_T0='' timeout "${CHECK_LIMIT:-60}" bash -c "$cmd" 2>&1 </dev/null) || got=$?
 	for d in src ksrc trees variants build; do
 		[[ ! -e $ROW/cache/$d ]] || made+=" $d"
 	done
+	# a temporary file left behind is a trace on the host too
+	for d in "$ROW"/tmp/*; do
+		[[ ! -e $d ]] || made+=" TMPDIR/${d##*/}"
+	done
+	rm -rf "$ROW/tmp"
 	if [[ $got == "$want" && $out == *"$text"* && -z $made ]]; then
 		printf 'ok    exit %s  %s\n' "$got" "$cmd"
 	else
 		printf 'FAIL  exit %s (want %s and "%s")%s  %s\n' "$got" "$want" "$text" \
-			"${made:+; it made in CACHE:$made}" "$cmd"
+			"${made:+; it left behind:$made}" "$cmd"
 		printf '%s\n' "$out" | tail -n 5 | sed 's/^/      /'
 	fi
 }
@@ -263,10 +267,15 @@ fakes() {
 # run_row COMMAND: COMMAND's output and, last, its status, as a user runs
 # it (no make around it) with the fakes first on PATH and the row's roots.
 run_row() {
-	local got=0 out
+	local got=0 out left
+	mkdir -p "$ROW/tmp"
 	out=$(cd "$REPO_DIR" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u MAKEOVERRIDES -u BIB_PLAN \
 		PATH="$SCRATCH/fake:$PATH" CACHE="$ROW/cache" RESULTS_ROOT="$ROW/results" BENCH_T0='' \
-		FAKE_LOG="$ROW/fake.log" timeout "${CHECK_LIMIT:-60}" bash -c "$1" 2>&1 </dev/null) || got=$?
+		TMPDIR="$ROW/tmp" FAKE_LOG="$ROW/fake.log" timeout "${CHECK_LIMIT:-60}" bash -c "$1" 2>&1 </dev/null) || got=$?
+	# a temporary file left behind: a trace on the host
+	left=$(find "$ROW/tmp" -mindepth 1 -maxdepth 1 -printf '%f ')
+	[[ -z $left ]] || got="$got, left in TMPDIR: $left"
+	rm -rf "$ROW/tmp"
 	printf '%s\n%s\n' "$out" "$got"
 }
 

@@ -12,12 +12,13 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
 DESCRIPTION="coverage table of a fixture tracefile"
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../../bench/lib/help.sh"
-help_answer "$0" "$@"
 
-FIXTURE=$(cd "$(dirname "$0")/../coverage-fixture" && pwd)
-TABLE=$FIXTURE/../../bench/report/coverage-table.sh
+# shellcheck source=tests/lib/assert.sh
+. "$(dirname "$0")/../lib/assert.sh"
+test_init "$0" "$@"
+
+FIXTURE=$REPO_DIR/tests/coverage-fixture
+TABLE=$REPO_DIR/bench/report/coverage-table.sh
 
 run_table() {
 	COVERAGE_SCOPES=$1 "$TABLE" -r "$FIXTURE/reasons.txt" "$FIXTURE/src" \

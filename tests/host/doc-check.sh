@@ -12,9 +12,10 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
 DESCRIPTION="README at most 250 lines, its expected result first, doc links resolve"
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../../bench/lib/help.sh"
-help_answer "$0" "$@"
+
+# shellcheck source=tests/lib/assert.sh
+. "$(dirname "$0")/../lib/assert.sh"
+test_init "$0" "$@"
 
 REPO_DIR=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
 README_MAX_LINES=250

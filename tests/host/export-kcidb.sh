@@ -13,15 +13,13 @@ shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
 DESCRIPTION="KCIDB export of a committed run"
 
-TESTS_DIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/assert.sh
-. "$TESTS_DIR/lib/assert.sh"
-help_answer "$0" "$@"
-REPO_DIR=$(cd "$TESTS_DIR/.." && pwd)
+. "$(dirname "$0")/../lib/assert.sh"
+test_init "$0" "$@"
+
 # the make quick run at 2bc5007: off and on, three states, verdicts of every kind
 RUN=${1:-$REPO_DIR/results/20261203-155806-tcg-icount}
-OUT=$(mktemp)
-trap 'rm -f "$OUT"' EXIT
+OUT=$SCRATCH/out
 
 # summary_col NAME: a column of summary.csv by its header name.
 summary_col() {

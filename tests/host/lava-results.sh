@@ -17,12 +17,11 @@ shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
 DESCRIPTION="LAVA logs and results into rows; failed and malformed ones"
 
-TESTS_DIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/assert.sh
-. "$TESTS_DIR/lib/assert.sh"
+. "$(dirname "$0")/../lib/assert.sh"
 test_init "$0" "$@"
-BENCH_DIR=$TESTS_DIR/../bench
-FIX=$TESTS_DIR/fixtures/lava
+BENCH_DIR=$REPO_DIR/bench
+FIX=$REPO_DIR/tests/fixtures/lava
 OUT=$SCRATCH
 
 # convert NAME LOG: the converter on LOG into OUT/NAME; STATUS and OUT/NAME.err.

@@ -14,11 +14,11 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck disable=SC2034 # read by tests/check.sh, as blktests reads it
 DESCRIPTION="eifuzz's model tables are the documentation's"
-# shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../../bench/lib/help.sh"
-help_answer "$0" "$@"
 
-REPO_DIR=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/assert.sh
+. "$(dirname "$0")/../lib/assert.sh"
+test_init "$0" "$@"
+
 RST_PATH=Documentation/block/error-injection.rst
 
 # rst_from_series DIR SERIES: the rst as the series in SERIES (a folder of
@@ -125,9 +125,7 @@ compare() {
 
 main() {
 	local s
-	tmp=$(mktemp -d)
-	# shellcheck disable=SC2064 # expand now: tmp is global
-	trap "rm -rf '$tmp'" EXIT
+	tmp=$SCRATCH
 	gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tmp/eifuzz" "$REPO_DIR/bench/guest/tools/eifuzz.c"
 	if [[ $# -gt 0 ]]; then
 		compare "$1" "$1"
