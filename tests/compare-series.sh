@@ -57,9 +57,9 @@ ends_with() { [[ -s $2 ]] && tail -n "$(wc -l <"$2")" "$1" | cmp -s - "$2"; }
 
 none_changed() { ! grep -Eq ' (slower|faster):' "$1"; }
 
-# static NAME FUNC: the static answer's line of FUNC in NAME's output (raw:
-# unwrap would join its indented lines)
-static() { grep -E "^  on $2: " "$SCRATCH/$1.raw" || true; }
+# static NAME FUNC: the static answer's line of FUNC in NAME's output, its
+# wrapped lines joined
+static() { grep -E "^on $2: " "$SCRATCH/$1.out" || true; }
 
 rc=$(series slow "$REPO_DIR/patches" "$REPO_DIR/tests/fixtures/series-slow")
 check "fixture against patches/ exits 1 (got $rc)" test "$rc" = 1
@@ -99,6 +99,8 @@ check "  ... the static answer beside it: a site of the other polarity, slower (
 check "  ... the last line: REGRESSION (exit 1)" grep -qx 'compare-series: REGRESSION (exit 1)' "$SCRATCH/likely.out"
 check "  ... its table, static answer and verdict kept in the run: compare.txt is what it printed" \
 	ends_with "$SCRATCH/likely.raw" "$SCRATCH/likely/compare.txt"
+check "  ... and it fits 80 columns, as text pasted into a review" \
+	awk 'length > 80 { exit 1 }' "$SCRATCH/likely/compare.txt"
 check "the shared on build was not rebuilt" test "$(cat "$stamp")" = "$before"
 for f in "$SCRATCH"/*.out "$SCRATCH"/*.err; do
 	[[ $failed == 0 ]] || { echo "--- $f"; tail -n 20 "$f"; }

@@ -118,7 +118,7 @@ main() {
 	fi
 	# the verdict is kept beside the runs (compare.txt), as printed
 	"$BENCH_DIR/stats/compare.sh" "$OUT/base" "$OUT/new" >"$OUT/compare.txt" || status=$?
-	static_answers >>"$OUT/compare.txt" || static=$?
+	static_answers | wrap_at 80 "    " >>"$OUT/compare.txt" || static=$?
 	# broken input first, then a regression of the counts or of the code
 	((status == 2 || static == 0)) || status=1
 	printf 'compare-series: %s (exit %d)\n' \
@@ -129,17 +129,18 @@ main() {
 }
 
 # static_answers: the static answer of each config, BASE's objects against
-# NEW's, a line per function beside the change per call counted in key-off
+# NEW's, a line per function ("CONFIG FUNCTION: ...", wrapped by the
+# caller) beside the change per call counted in key-off
 # (bench/lib/results.sh static_gate); status 1 when one is slower or could
 # not be made.
 static_answers() {
 	local c f line rest counted rc=0
-	printf '\nstatic answer, each config BASE -> NEW (perf-scripts/static.sh: static/CONFIG.txt)\n'
+	printf '\nstatic answer, BASE -> NEW (perf-scripts/static.sh: static/CONFIG.txt)\n'
 	mkdir -p "$OUT/static"
 	for c in $CONFIGS; do
 		if ! plan_call static BASE_CONFIG="$c" NEW_CONFIG="$c" -- \
 			"$REPO_DIR/perf-scripts/static.sh" -o "$OUT/static/$c" "$c" "$c" >/dev/null 2>"$OUT/static/$c.log"; then
-			printf '  %s: NOT ANSWERED: perf-scripts/static.sh failed (%s)\n' "$c" "$OUT/static/$c.log"
+			printf '%s: NOT ANSWERED: perf-scripts/static.sh failed (%s)\n' "$c" "$OUT/static/$c.log"
 			rc=1
 			continue
 		fi
@@ -150,7 +151,7 @@ static_answers() {
 		while IFS= read -r line; do
 			f=${line%%: *} rest=${line#*: }
 			counted=$(counted_change "$c" "$(plugin_metric "$f")")
-			printf '  %s %s: %s; counted in key-off: %s\n' "$c" "$f" "$rest" "${counted:-not counted}"
+			printf '%s %s: %s; counted in key-off: %s\n' "$c" "$f" "$rest" "${counted:-not counted}"
 		done <"$OUT/static/$c.gate"
 		rm -rf "${OUT:?}/static/$c" "$OUT/static/$c.log"
 	done

@@ -62,6 +62,18 @@ check_meta() {
 	[[ -n $(meta_get "$d" ACCEL) ]] || broken "$d/meta.json has no ACCEL: its accelerator is unknown"
 }
 
+# side_line LABEL DIR ACCEL COMMIT: "LABEL DIR (ACCEL, COMMIT)", the
+# directory on a line of its own, indented, where the line would pass 80
+# columns (the table is pasted into reviews).
+side_line() {
+	local line="$1 $2 ($3, $4)"
+	if ((${#line} <= 80)); then
+		printf '%s\n' "$line"
+	else
+		printf '%s (%s, %s)\n    %s\n' "$1" "$3" "$4" "$2"
+	fi
+}
+
 main() {
 	[[ $# -eq 2 ]] || broken "usage: compare.sh BASE_DIR NEW_DIR"
 	local base=$1 new=$2 d bin base_accel new_accel smp words status
@@ -77,9 +89,8 @@ main() {
 	[[ $base_accel == "$new_accel" ]] ||
 		broken "$base ran under $base_accel, $new ran under $new_accel: runs of different accelerators get no verdict (compare runs of one accelerator)"
 	smp=$(smp_agreed "$base" "$new")
-	printf 'base: %s (%s, %s)\nnew:  %s (%s, %s)\n' \
-		"$base" "$base_accel" "$(meta_get "$base" GIT_COMMIT)" \
-		"$new" "$new_accel" "$(meta_get "$new" GIT_COMMIT)"
+	side_line base: "$base" "$base_accel" "$(meta_get "$base" GIT_COMMIT)"
+	side_line 'new: ' "$new" "$new_accel" "$(meta_get "$new" GIT_COMMIT)"
 	bin=$(benchstat_bin) || broken "cannot build benchstat"
 	# a command substitution, not <(...): a refusal there must stop the script
 	words=$(sequential_words "$base" "$new")
