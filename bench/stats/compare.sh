@@ -62,15 +62,17 @@ check_meta() {
 	[[ -n $(meta_get "$d" ACCEL) ]] || broken "$d/meta.json has no ACCEL: its accelerator is unknown"
 }
 
-# side_line LABEL DIR ACCEL COMMIT: "LABEL DIR (ACCEL, COMMIT)", the
-# directory on a line of its own, indented, where the line would pass 80
-# columns (the table is pasted into reviews).
+# side_line LABEL DIR ACCEL COMMIT: "LABEL DIR (ACCEL, COMMIT)", DIR
+# relative to the current directory when it is below it, and on a line of
+# its own, indented, where the line would pass 80 columns (the table is
+# pasted into reviews).
 side_line() {
-	local line="$1 $2 ($3, $4)"
+	local dir=${2#"$PWD"/} line
+	line="$1 $dir ($3, $4)"
 	if ((${#line} <= 80)); then
 		printf '%s\n' "$line"
 	else
-		printf '%s (%s, %s)\n    %s\n' "$1" "$3" "$4" "$2"
+		printf '%s (%s, %s)\n    %s\n' "$1" "$3" "$4" "$dir"
 	fi
 }
 
