@@ -51,6 +51,8 @@ ROWS=$(
 2|run-guest [options] SCRIPT|bench/vm/run-guest
 2|-t soon: expected a number of seconds|bench/vm/run-guest -t soon /dev/null
 2|unknown config 'bogus' (valid: |bench/kernel/build.sh build bogus
+2|unknown mutant 'bogus' (valid: none removal-exit-before-drain |tests/mutants/run.sh bogus
+2|unknown mutant 'bogus' (valid: none delay-units |MUTANT_SERIES=patches/next tests/mutants/run.sh bogus
 2|unknown config 'bogus' (valid: |bench/kernel/build.sh build on bogus
 2|usage: build.sh tree NAME|bench/kernel/build.sh bogus
 0|build.sh build CONFIG|bench/kernel/build.sh -h

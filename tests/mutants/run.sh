@@ -24,7 +24,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../../bench/lib/lib.sh"
-tool_start test 'CACHE KSRC SERIES TESTS TEST_TIMEOUT RESULTS_ROOT' -- "$0" "$@"
+tool_start mutants 'CACHE KSRC SERIES TEST_TIMEOUT RESULTS_ROOT' -- "$0" "$@"
 # run_guest_tests and own_boot
 # shellcheck source=bench/lib/guest-tests.sh
 . "$BENCH_DIR/lib/guest-tests.sh"
