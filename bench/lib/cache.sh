@@ -24,7 +24,8 @@ check_built() {
 	check_configs "$@"
 	for c in "$@"; do
 		[[ ! -f $(kernel_build_dir "$c")/.blkinject-stamp ]] || continue
-		for stamp in "$CACHE"/build/*/.blkinject-stamp; do
+		# the configs built for the same source and series
+		for stamp in "$(dirname "$(kernel_build_dir "$c")")"/*/.blkinject-stamp; do
 			[[ ! -f $stamp ]] || built+=" $(basename "$(dirname "$stamp")")"
 		done
 		die_setup "config $c is not built: run 'make kernels' (or bench/kernel/build.sh build $c); built:${built:- none}"
