@@ -28,7 +28,7 @@ WIDTH=80
 # tests/mutants/run.sh's MUTANT.TEST.txt) and records read back by scripts
 # (bench.sh's plan, the peers capability cells, per-patch failures with
 # their log tail): kept as made.
-EXEMPT='/(annotate|raw|footprint)/|/disasm\.txt$|/(plan|capability|failures)\.txt$|-mutants/([^/]+/)?[^/]+\.[0-9]{3}-[^/]+\.txt$'
+EXEMPT='/(annotate|raw|footprint)/|/disasm\.txt$|/(plan|capability|failures)\.txt$|-mutants(-[a-z0-9-]+)?/([^/]+/)?[^/]+\.[0-9]{3}-[^/]+\.txt$'
 static_run=$REPO_DIR/results/20261203-210846-tcg-icount
 per_patch_run=$REPO_DIR/results/20261203-175803-per-patch
 
