@@ -239,11 +239,7 @@ check() {
 	for d in src ksrc trees variants build; do
 		[[ ! -e $ROW/cache/$d ]] || made+=" $d"
 	done
-	# a temporary file left behind is a trace on the host too
-	for d in "$ROW"/tmp/*; do
-		[[ ! -e $d ]] || made+=" TMPDIR/${d##*/}"
-	done
-	rm -rf "$ROW/tmp"
+	made+=$(tmp_left)
 	if [[ $got == "$want" && $out == *"$text"* && -z $made ]]; then
 		printf 'ok    exit %s  %s\n' "$got" "$cmd"
 	else
@@ -266,6 +262,14 @@ fakes() {
 	done
 }
 
+# tmp_left: " TMPDIR/NAME" for each file a row's command left in its
+# TMPDIR (a temporary file left behind is a trace on the host), then the
+# TMPDIR removed.
+tmp_left() {
+	find "$ROW/tmp" -mindepth 1 -maxdepth 1 -printf ' TMPDIR/%f'
+	rm -rf "$ROW/tmp"
+}
+
 # run_row COMMAND: COMMAND's output and, last, its status, as a user runs
 # it (no make around it) with the fakes first on PATH and the row's roots.
 run_row() {
@@ -274,10 +278,8 @@ run_row() {
 	out=$(cd "$REPO_DIR" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u MAKEOVERRIDES -u BIB_PLAN \
 		PATH="$SCRATCH/fake:$PATH" CACHE="$ROW/cache" RESULTS_ROOT="$ROW/results" BENCH_T0='' \
 		TMPDIR="$ROW/tmp" FAKE_LOG="$ROW/fake.log" timeout "${CHECK_LIMIT:-60}" bash -c "$1" 2>&1 </dev/null) || got=$?
-	# a temporary file left behind: a trace on the host
-	left=$(find "$ROW/tmp" -mindepth 1 -maxdepth 1 -printf '%f ')
-	[[ -z $left ]] || got="$got, left in TMPDIR: $left"
-	rm -rf "$ROW/tmp"
+	left=$(tmp_left)
+	[[ -z $left ]] || got="$got, left in$left"
 	printf '%s\n%s\n' "$out" "$got"
 }
 
