@@ -52,11 +52,13 @@ write_plan() {
 }
 
 main() {
-	local dir cfg accel status=0 plan
-	plan=$(mktemp)
-	# shellcheck disable=SC2064 # the path now: plan is local to main
-	trap "rm -f '$plan' '$plan.done' '$plan.current' '$plan.new'" EXIT
-	job_plan_start "$plan"
+	local dir cfg accel status=0 plan_dir
+	# the job's plan and the files log.sh keeps beside it, in a directory
+	# of their own removed however the job ends
+	plan_dir=$(mktemp -d)
+	# shellcheck disable=SC2064 # the path now: plan_dir is local to main
+	trap "rm -rf '$plan_dir'" EXIT
+	job_plan_start "$plan_dir/plan"
 	write_plan "$JOB_PLAN"
 	# shellcheck disable=SC2086 # a list of words
 	"$BENCH_DIR/kernel/build.sh" functions main $HOT_FUNCS >/dev/null
