@@ -874,22 +874,18 @@ static int seq_number_opt(const char *a, const char *v, seq_opts_t *o)
 	const struct {
 		const char *name;
 		size_t *count;
+		unsigned long *reps;
 		double *prob;
 	} opts[] = {
-		{ "--first", &o->first, NULL },
-		{ "--max", &o->max, NULL },
-		{ "--looks", &o->looks, NULL },
-		{ "--alpha", NULL, &o->alpha },
-		{ "--beta", NULL, &o->beta },
+		{ "--first", .count = &o->first },
+		{ "--max", .count = &o->max },
+		{ "--looks", .count = &o->looks },
+		{ "--plan-reps", .reps = &o->plan_reps },
+		{ "--alpha", .prob = &o->alpha },
+		{ "--beta", .prob = &o->beta },
 	};
 	size_t k;
 
-	if (!strcmp(a, "--plan-reps")) {
-		if (!v)
-			usage_error("%s: missing value", a);
-		o->plan_reps = opt_count(a, v);
-		return 1;
-	}
 	for (k = 0; k < sizeof(opts) / sizeof(*opts); k++) {
 		if (strcmp(a, opts[k].name))
 			continue;
@@ -897,6 +893,8 @@ static int seq_number_opt(const char *a, const char *v, seq_opts_t *o)
 			usage_error("%s: missing value", a);
 		if (opts[k].count)
 			*opts[k].count = opt_count(a, v);
+		else if (opts[k].reps)
+			*opts[k].reps = opt_count(a, v);
 		else
 			*opts[k].prob = seq_prob(a, v);
 		return 1;
