@@ -74,7 +74,7 @@ help:
 	@echo "  make mutants         the mutation score: each generated mutant of the series"
 	@echo "                       built and booted with the guest tests (MUTANT_REPEATS,"
 	@echo "                       MUTANT_DEBUG, MUTANT_LIMIT, MUTANT_OUT: resumable;"
-	@echo "                       tests/mutants/score.sh), into results/<date>-mutants"
+	@echo "                       tests/mutants/score.sh), into results/<date>-<time>-mutants"
 	@echo "  make boot-soak       30 debug boots, 2 at a time: any kernel report fails"
 	@echo "variables (make VAR=... or the environment):"
 	@echo "  (each command's settings, their values and where each came from:"

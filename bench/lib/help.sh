@@ -47,3 +47,17 @@ help_option() {
 		help_option_var=$OPTARG
 	done
 }
+
+# help_option_setting SCRIPT FLAG NAME ARRAY [ARG...]: help_option for an
+# option that stands for a setting: FLAG VALUE becomes NAME=VALUE in ARRAY
+# (empty without FLAG), for the resolver to check with the other settings.
+help_option_setting() {
+	local script=$1 flag=$2 name=$3 value=''
+	local -n help_setting_var=$4
+	shift 4
+	help_answer "$script" "$@"
+	help_option "$script" "$flag" value "$@"
+	help_setting_var=()
+	# shellcheck disable=SC2034 # a nameref: sets the caller's ARRAY
+	[[ -z $value ]] || help_setting_var=("$name=$value")
+}

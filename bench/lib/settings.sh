@@ -795,9 +795,18 @@ st_check_program() {
 
 st_check_words() { :; }
 
-# st_check_dir_or_new: a directory, or a path that does not exist yet.
+# st_check_dir_or_new: a directory, or a path that does not exist yet,
+# where a command writes its output: never a committed run.
 st_check_dir_or_new() {
-	[[ ! -e $2 || -d $2 ]] || st_bad "$1" "exists and is not a directory"
+	local v
+	st_abs v "$2"
+	v=${v%/}
+	if [[ -e $v && ! -d $v ]]; then
+		st_bad "$1" "exists and is not a directory"
+	elif [[ -d $v ]] && st_committed "$v"; then
+		st_bad "$1" "a committed run, which no command writes into: name a new directory (or a copy: cp -r $2 /tmp/run)"
+	fi
+	ST_OUT=$v
 }
 
 st_check_origin() {
@@ -989,7 +998,7 @@ st_cross() {
 # the build's JOBS, the two sides (compare-series, static), the sources
 # not given.
 st_fill_defaults() {
-	local side
+	local side name
 	if st_reads CCACHE_DIR && [[ ${ST_FROM[CCACHE_DIR]} == "the default" ]]; then
 		ST_VAL[CCACHE_DIR]="${ST_VAL[CACHE]}/ccache"
 		ST_FROM[CCACHE_DIR]="CACHE"
@@ -998,9 +1007,11 @@ st_fill_defaults() {
 		ST_VAL[JOBS]=$(nproc)
 		ST_FROM[JOBS]="auto: the host's cores"
 	fi
-	if st_reads SERIES && [[ ${ST_FROM[SERIES]} == "the default" ]]; then
-		catalog_dir "ST_VAL[SERIES]" series
-	fi
+	for name in SERIES MUTANT_SERIES; do
+		if st_reads "$name" && [[ ${ST_FROM[$name]} == "the default" ]]; then
+			catalog_dir "ST_VAL[$name]" series
+		fi
+	done
 	if st_reads KSRC && [[ -z ${ST_VAL[KSRC]} ]]; then
 		ST_DERIVED+=(KSRC_KIND=debian)
 	fi

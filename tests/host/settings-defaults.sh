@@ -6,7 +6,8 @@
 # scripts it runs a plan, never its environment (plan_call).  Fails on:
 #  - a ${NAME:-default}, ${NAME-default} or ${NAME:=default} of a setting
 #    of the table in a script, library, guest script or gnuplot-free
-#    Makefile of bench/, plots/ and perf-scripts/ (their tests aside), or
+#    Makefile of bench/, plots/, perf-scripts/ and tests/mutants (their
+#    tests aside), or
 #    a "NAME ?= default" in a Makefile;
 #  - a job file (bench/plan/jobs, bench/plan/drivers, bench/plan/views)
 #    that sets a value the layers under it give already (the table's
@@ -38,11 +39,11 @@ default() {
 }
 
 # scanned: the code the rule covers, one path a line: what runs on the
-# host or in the guest under bench/, plots/ and perf-scripts/, and the
-# Makefiles; not the resolver, and not the tests, whose fixtures choose
-# their own values.
+# host or in the guest under bench/, plots/ and perf-scripts/, the
+# mutation drivers of tests/mutants, and the Makefiles; not the resolver,
+# and not the tests, whose fixtures choose their own values.
 scanned() {
-	git -C "$REPO_DIR" ls-files -- bench plots perf-scripts Makefile | while read -r f; do
+	git -C "$REPO_DIR" ls-files -- bench plots perf-scripts tests/mutants Makefile | while read -r f; do
 		case $f in
 		bench/lib/settings.sh) continue ;;
 		bench/stats/test.sh | bench/stats/gate-test.sh | bench/stats/r-check.sh | bench/stats/scale-bench.sh) continue ;;

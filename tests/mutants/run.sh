@@ -11,10 +11,11 @@
 # Settings: MUTANT_CONFIG (default debug); MUTANT_SERIES (default patches):
 # the series the mutants apply on, patches/'s listed in tests/mutants,
 # another's in the folder of tests/mutants named as the series' folder
-# (patches/next: tests/mutants/next); KEEP_BUILDS=1 keeps the mutants'
+# (patches/next: tests/mutants/next); MUTANT_KEEP_BUILDS=1 keeps the mutants'
 # build (one variant root, $CACHE/variants/mutants, shared by every mutant
 # so that each rebuilds only what it changes; else removed at the end).
-# Output: DIR (default <date>-mutants under RESULTS_ROOT, else results/):
+# Output: DIR (-o DIR is MUTANT_OUT=DIR; default DATE-TIME-mutants-listed
+# under RESULTS_ROOT, else results/; never a committed run):
 # summary.md (a table: mutant, test, result, what the test printed or the
 # kernel reported), and for each mutant and test the runner's lines
 # (MUTANT.TEST.txt) and the console's kernel-report and stress-progress
@@ -24,22 +25,24 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../../bench/lib/lib.sh"
-tool_start mutants 'CACHE KSRC SERIES TEST_TIMEOUT RESULTS_ROOT' -- "$0" "$@"
+# -o DIR is the setting MUTANT_OUT, checked with the others
+out_setting=()
+help_option_setting "$0" -o MUTANT_OUT out_setting "$@"
+shift $((OPTIND - 1))
+tool_start mutants 'CACHE KSRC SERIES TEST_TIMEOUT RESULTS_ROOT MUTANT_CONFIG MUTANT_SERIES MUTANT_OUT MUTANT_KEEP_BUILDS' \
+	${out_setting[@]+"${out_setting[@]}"} -- "$0" "$@"
 # run_guest_tests and own_boot
 # shellcheck source=bench/lib/guest-tests.sh
 . "$BENCH_DIR/lib/guest-tests.sh"
 guest_results_init
 
 MUTANTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-MUTANT_SERIES=${MUTANT_SERIES:-patches}
-[[ $MUTANT_SERIES == /* ]] || MUTANT_SERIES=$REPO_DIR/$MUTANT_SERIES
-[[ -f $MUTANT_SERIES/series ]] || die_bad_input "MUTANT_SERIES=$MUTANT_SERIES: no series file (e.g. patches, patches/next)"
-MUTANT_SERIES=$(cd "$MUTANT_SERIES" && pwd -P)
+# The plan holds MUTANT_SERIES checked (a series) and absolute.
+[[ $MUTANT_SERIES != none ]] || die_bad_input "MUTANT_SERIES=none: the mutants need a series to apply on (e.g. patches, patches/next)"
 [[ $MUTANT_SERIES == "$(cd "$REPO_DIR/patches" && pwd -P)" ]] ||
 	MUTANTS_DIR=$MUTANTS_DIR/$(basename "$MUTANT_SERIES")
 [[ -f $MUTANTS_DIR/list ]] || die_bad_input "MUTANT_SERIES: no list of mutants in $MUTANTS_DIR"
 
-MUTANT_CONFIG=${MUTANT_CONFIG:-debug}
 MUTANTS_ROOT=$CACHE/variants/mutants
 SPLAT_ERE="$(cat "$BENCH_DIR/guest/kernel-report.ere")"
 
@@ -122,16 +125,14 @@ run_mutant() {
 }
 
 main() {
-	local out="" m bad=0
+	local out=$MUTANT_OUT m bad=0
 	local -a mutants
-	help_option "$0" -o out "$@"
-	shift $((OPTIND - 1))
 	if [[ $# -gt 0 ]]; then mutants=("$@"); else mapfile -t mutants < <(all_mutants); fi
 	for m in "${mutants[@]}"; do
 		[[ -n $(mutant_tests "$m") ]] || die_bad_input "unknown mutant '$m' (valid: $(all_mutants | one_line))"
 		[[ $m == none || -f $MUTANTS_DIR/$m.patch ]] || die "mutant $m: no $MUTANTS_DIR/$m.patch"
 	done
-	out=${out:-$(results_root)/$(date +%Y%m%d)-mutants}
+	[[ -n $out ]] || out=$(results_root)/$(date +%Y%m%d-%H%M%S)-mutants-listed
 	mkdir -p "$out"
 	[[ -f $out/summary.md ]] || printf '| mutant | test | result | what the test printed, or the kernel reported |\n|---|---|---|---|\n' >"$out/summary.md"
 	for m in "${mutants[@]}"; do
@@ -142,7 +143,7 @@ main() {
 			bad=1
 		fi
 	done
-	[[ ${KEEP_BUILDS:-0} == 1 ]] || rm -rf "$MUTANTS_ROOT"
+	[[ $MUTANT_KEEP_BUILDS == 1 ]] || rm -rf "$MUTANTS_ROOT"
 	cat "$out/summary.md"
 	return "$bad"
 }

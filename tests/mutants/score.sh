@@ -19,8 +19,10 @@
 # concurrency class on debug too), MUTANT_LIMIT (stop after running this
 # many mutants, default 0: all), MUTANT_OUT (DIR), MUTANT_TESTS (tests to
 # boot first on on, the others after them: a mutant they kill costs less),
-# MUTANT_TESTS_DEBUG (the tests run on debug).  Output in DIR (default <date>-mutants under
-# RESULTS_ROOT, else results/): mutants/ (the patches and index.tsv), verdicts/ID (one line:
+# MUTANT_TESTS_DEBUG (the tests run on debug).  Output in DIR (-o DIR is
+# MUTANT_OUT=DIR; default DATE-TIME-mutants under RESULTS_ROOT, else
+# results/; never a committed run, started again with its DIR to go on):
+# mutants/ (the patches and index.tsv), verdicts/ID (one line:
 # VERDICT CONFIG TEST DETAIL), logs/, and summary.md (the score table
 # and every mutant's line, made again after each mutant).  Equivalent
 # mutants, each with its argument, are in tests/mutants/equivalent.tsv.
@@ -30,8 +32,12 @@ set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/lib.sh
 . "$(dirname "$0")/../../bench/lib/lib.sh"
-driver_start mutants -- "$0" "$@"
-plan_read MUTANT_REPEATS MUTANT_DEBUG MUTANT_LIMIT MUTANT_OUT MUTANT_TESTS TEST_TIMEOUT RESULTS_ROOT
+# -o DIR is the setting MUTANT_OUT, checked with the others
+out_setting=()
+help_option_setting "$0" -o MUTANT_OUT out_setting "$@"
+shift $((OPTIND - 1))
+driver_start mutants ${out_setting[@]+"${out_setting[@]}"} -- "$0" "$@"
+plan_read MUTANT_REPEATS MUTANT_DEBUG MUTANT_LIMIT MUTANT_OUT MUTANT_TESTS MUTANT_TESTS_DEBUG TEST_TIMEOUT RESULTS_ROOT
 # shellcheck source=bench/lib/guest-tests.sh
 . "$BENCH_DIR/lib/guest-tests.sh"
 
@@ -42,7 +48,6 @@ MUTANTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # to the mutant's series by content and make compiles what the mutant
 # changes.  The series' build is restored at the end (restore_builds).
 MUTANTS_ROOT=$CACHE
-MUTANT_TESTS_DEBUG=${MUTANT_TESTS_DEBUG:-"022-key-count 023-writers 024-read-removeall 025-data-intact 010-concurrency 018-removal-race 019-rcu-stress 009-lifecycle 011-kmemleak"}
 EQUIVALENT=$MUTANTS_DIR/equivalent.tsv
 
 # ensure_built CONFIG: the series' own build of CONFIG, which every mutant
@@ -215,13 +220,10 @@ summary() {
 }
 
 main() {
-	local out="" gen id ran=0 bad=0 t0
+	local out=$MUTANT_OUT gen id ran=0 bad=0 t0
 	local -a ids
-	help_option "$0" -o out "$@"
-	shift $((OPTIND - 1))
 	t0=$(date +%s)
-	[[ -n $out ]] || out=$MUTANT_OUT
-	[[ -n $out ]] || out=$(results_root)/$(date +%Y%m%d)-mutants
+	[[ -n $out ]] || out=$(results_root)/$(date +%Y%m%d-%H%M%S)-mutants
 	gen=$out/mutants
 	mkdir -p "$out/verdicts" "$out/logs"
 	if [[ ! -f $gen/index.tsv ]]; then
