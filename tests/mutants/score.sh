@@ -102,8 +102,12 @@ boot_tests() {
 	(
 		mutant_variant
 		guest_results_init
-		TESTS="$*" GUEST_ENV="STOP_AFTER_FAIL=1" TEST_RESULTS=$CACHE/mutants/results \
-			run_guest_tests "$cfg"
+		export TESTS="$*" GUEST_ENV="STOP_AFTER_FAIL=1" TEST_RESULTS=$CACHE/mutants/results
+		# the tests with a boot of their own only when the shared boot
+		# killed nothing: a mutant that hangs I/O would hang each of them
+		# too, TEST_TIMEOUT each
+		run_guest_tests "$cfg" shared
+		[[ $FAILED -gt 0 ]] || run_guest_tests "$cfg" own
 	) >"$log" 2>&1 || true
 	awk -v c="$cfg/" 'index($1, c) == 1 && $2 == "FAIL" {
 		t = substr($1, length(c) + 1); $1 = ""; $2 = ""; sub(/^ +/, ""); sub(/ \(see [^)]*\)$/, ""); print t, $0; exit }' "$log"
