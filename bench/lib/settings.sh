@@ -977,6 +977,8 @@ st_cross() {
 	fi
 	[[ $ST_DRIVER != per-patch ]] || ! st_reads SERIES || [[ ${ST_VAL[SERIES]} != none ]] ||
 		st_bad SERIES "per-patch needs a series: none has no patches to attribute"
+	! st_reads MUTANT_SERIES || [[ ${ST_VAL[MUTANT_SERIES]} != none ]] ||
+		st_bad MUTANT_SERIES "the mutants need a series to apply on (e.g. patches, patches/next)"
 	if [[ $ST_DRIVER == compare ]] && st_reads BASE; then
 		[[ -n ${ST_VAL[BASE]} && -n ${ST_VAL[NEW]} ]] || st_err "usage: make compare BASE=results/A NEW=results/B (both runs are needed)"
 		[[ -z ${ST_VAL[BASE]} || ${ST_VAL[BASE]} != "${ST_VAL[NEW]}" ]] ||

@@ -54,7 +54,7 @@ ROWS=$(
 2|unknown mutant 'bogus' (valid: none removal-exit-before-drain |tests/mutants/run.sh bogus
 2|unknown mutant 'bogus' (valid: none delay-units |MUTANT_SERIES=patches/next tests/mutants/run.sh bogus
 2|MUTANT_CONFIG='bogus' (the environment): not a config (valid: |MUTANT_CONFIG=bogus tests/mutants/run.sh
-2|MUTANT_SERIES=none: the mutants need a series to apply on|MUTANT_SERIES=none tests/mutants/run.sh
+2|MUTANT_SERIES='none' (the environment): the mutants need a series to apply on|MUTANT_SERIES=none tests/mutants/run.sh
 2|a committed run, which no command writes into|tests/mutants/run.sh -o results/20261206-mutants none
 2|a committed run, which no command writes into|MUTANT_OUT=results/20261206-mutants/ tests/mutants/score.sh
 2|unknown config 'bogus' (valid: |bench/kernel/build.sh build on bogus

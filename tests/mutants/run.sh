@@ -37,9 +37,9 @@ tool_start mutants 'CACHE KSRC SERIES TEST_TIMEOUT RESULTS_ROOT MUTANT_CONFIG MU
 guest_results_init
 
 MUTANTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# The plan holds MUTANT_SERIES checked (a series) and absolute.
-[[ $MUTANT_SERIES != none ]] || die_bad_input "MUTANT_SERIES=none: the mutants need a series to apply on (e.g. patches, patches/next)"
-[[ $MUTANT_SERIES == "$(cd "$REPO_DIR/patches" && pwd -P)" ]] ||
+# The plan holds MUTANT_SERIES checked (a series, not none) and absolute;
+# its default is not a physical path, so both sides are made one.
+[[ $(cd "$MUTANT_SERIES" && pwd -P) == "$(cd "$REPO_DIR/patches" && pwd -P)" ]] ||
 	MUTANTS_DIR=$MUTANTS_DIR/$(basename "$MUTANT_SERIES")
 [[ -f $MUTANTS_DIR/list ]] || die_bad_input "MUTANT_SERIES: no list of mutants in $MUTANTS_DIR"
 
