@@ -317,14 +317,45 @@ meta_set() {
 	tmp=$(mktemp)
 	jq --arg k "$2" --arg v "$3" '.[$k] = $v' "$1/meta.json" >"$tmp"
 	mv "$tmp" "$1/meta.json"
+	[[ ${META_LOADED-} != *$'\n'"$1"$'\n'* ]] || meta_load "$1"
+}
+
+# meta_load DIR...: each run's meta.json read once, so that meta_get and
+# meta_has answer for DIR (named the same way) without a jq each: a report
+# asks dozens of keys, and those jq runs were most of its time.
+# META_VALUE: "DIR<US>KEY" -> what meta_get prints; META_LOADED: the DIRs,
+# a line each (a string, so that a shell that loaded none can test it).
+# A file jq cannot read as an object is not loaded: meta_get then reads it
+# and fails as before.
+meta_load() {
+	local d i
+	local -a kv
+	declare -gA META_VALUE
+	META_LOADED=${META_LOADED:-$'\n'}
+	for d; do
+		[[ -f $d/meta.json ]] || continue
+		mapfile -d '' -t kv < <({ jq -j 'to_entries[] | .key, "\u0000",
+			(.value // "" | tostring | sub("\n+$"; "")), "\u0000"' "$d/meta.json" 2>/dev/null &&
+			printf 'ok\0'; } || printf 'failed\0')
+		[[ ${kv[-1]} == ok ]] || continue
+		for ((i = 0; i + 2 < ${#kv[@]}; i += 2)); do
+			META_VALUE[$d$'\x1f'${kv[i]}]=${kv[i + 1]}
+		done
+		META_LOADED+=$d$'\n'
+	done
 }
 
 # meta_get DIR KEY: a value of the run's metadata.  meta.json is read with
-# jq; a run made before it existed (meta.env) is parsed by meta_env_value,
-# never sourced: nothing from a run directory is executed.
+# jq (once, where meta_load read it); a run made before it existed
+# (meta.env) is parsed by meta_env_value, never sourced: nothing from a run
+# directory is executed.
 meta_get() {
 	local v=''
-	[[ ! -f $1/meta.json ]] || v=$(jq -r --arg k "$2" '.[$k] // empty | tostring' "$1/meta.json")
+	if [[ ${META_LOADED-} == *$'\n'"$1"$'\n'* ]]; then
+		v=${META_VALUE[$1$'\x1f'$2]-}
+	elif [[ -f $1/meta.json ]]; then
+		v=$(jq -r --arg k "$2" '.[$k] // empty | tostring' "$1/meta.json")
+	fi
 	[[ -n $v || ! -f $1/meta.env ]] || v=$(meta_env_value "$1/meta.env" "$2")
 	printf '%s\n' "$v"
 }
@@ -397,6 +428,10 @@ layout_floors() {
 # meta_has DIR KEY: the run's metadata has KEY (meta.json, or an old
 # run's meta.env), whatever its value, the empty string included.
 meta_has() {
+	if [[ ${META_LOADED-} == *$'\n'"$1"$'\n'* ]]; then
+		[[ -v META_VALUE[$1$'\x1f'$2] ]]
+		return
+	fi
 	{ [[ -f $1/meta.json ]] && jq -e --arg k "$2" 'has($k)' "$1/meta.json" >/dev/null 2>&1; } ||
 		{ [[ -f $1/meta.env ]] && grep -q "^$2=" "$1/meta.env"; }
 }
@@ -418,6 +453,7 @@ summarise() {
 		DIE_STATUS=2 die "$dir has no meta.json: summarise takes the run's settings from it"
 	[[ ! -f $dir/meta.json ]] || jq -e 'type == "object"' "$dir/meta.json" >/dev/null 2>&1 ||
 		DIE_STATUS=2 die "$dir/meta.json is malformed (not a JSON object)"
+	meta_load "$dir"
 	meta_has "$dir" CONFIGS || ! meta_has "$dir" BENCH_CONFIGS || configs_key=BENCH_CONFIGS
 	for key in ACCEL "$configs_key" STATES BASELINE; do
 		meta_has "$dir" "$key" ||

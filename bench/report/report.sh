@@ -335,6 +335,7 @@ main() {
 	DIR=${1:?usage: report.sh RESULTS_DIR}
 	[[ -f $DIR/summary.csv ]] || die_bad_input "$DIR has no summary.csv"
 	[[ -f $DIR/meta.json || -f $DIR/meta.env ]] || die_bad_input "$DIR has no meta.json"
+	meta_load "$DIR"
 	FLOORS=$(mktemp)
 	# shellcheck disable=SC2064 # the name is fixed now
 	trap "rm -f '$FLOORS'" EXIT

@@ -215,6 +215,7 @@ cmd_report() {
 	local tmp m
 	OUT=$1
 	[[ -f $OUT/runs.csv && -f $OUT/prefixes.txt && -f $OUT/meta.json ]] || die_bad_input "$OUT is not a per-patch run"
+	meta_load "$OUT"
 	sed -i 's/^\([^,]*,[^,]*\),off,/\1,key-off,/' "$OUT/runs.csv"
 	if [[ ! -f $OUT/absent.txt ]]; then
 		tmp=$(mktemp -d)

@@ -80,6 +80,7 @@ main() {
 	[[ $# -eq 2 ]] || broken "usage: compare.sh BASE_DIR NEW_DIR"
 	local base=$1 new=$2 d bin base_accel new_accel smp words status
 	local -a seq=()
+	meta_load "$base" "$new"
 	for d in "$base" "$new"; do
 		[[ -r $d/runs.csv ]] || broken "$d/runs.csv missing or unreadable"
 		check_meta "$d"
