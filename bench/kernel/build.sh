@@ -242,6 +242,20 @@ kconfig_defines() {
 	grep -rqsE --include='Kconfig*' "^[[:space:]]*(menu)?config[[:space:]]+${2#CONFIG_}[[:space:]]*\$" "$1"
 }
 
+# kconfig_missing SRC FRAGMENT...: the symbols the fragments ask for (the
+# last fragment's value winning, as in merge_config.sh; "n" asks for
+# nothing) that no Kconfig file of SRC defines, one a line.  One pass over
+# the Kconfig files, so that a tree without the change is named before
+# tinyconfig is made (a minute).
+kconfig_missing() {
+	local src=$1
+	shift
+	fragment_symbols "$@" | awk -F= '{ v[$1] = $2 } END { for (k in v) if (v[k] != "n") print k }' |
+		LC_ALL=C sort | LC_ALL=C comm -23 - <(grep -rhsE --include='Kconfig*' \
+			'^[[:space:]]*(menu)?config[[:space:]]+[A-Za-z0-9_]+[[:space:]]*$' "$src" |
+			awk '{ print "CONFIG_" $2 }' | LC_ALL=C sort -u)
+}
+
 # Fail when kconfig dropped or changed a symbol a fragment asked for (a
 # later fragment overrides an earlier one, as in merge_config.sh).  A
 # symbol the tree does not define at all is named as such: the tree lacks
@@ -307,7 +321,14 @@ build_inputs_hash() {
 # configure_config LABEL CONFIG SRC OUT: OUT/.config from tinyconfig, the
 # common fragment and CONFIG's, checked against the fragments.
 configure_config() {
-	local label=$1 cfg=$2 src=$3 out=$4
+	local label=$1 cfg=$2 src=$3 out=$4 sym missing
+	missing=$(kconfig_missing "$src" "$BENCH_DIR/kernel/configs/common.config" "$(config_fragment "$cfg")")
+	if [[ -n $missing ]]; then
+		for sym in $missing; do
+			printf 'error: this tree has no %s (no Kconfig entry defines it): give SERIES= (a series that adds it) or a KSRC tree with the change\n' "${sym#CONFIG_}" >&2
+		done
+		die "$label: the tree lacks what $cfg.config asks for (nothing configured)"
+	fi
 	log "$label: configuring from tinyconfig + common.config + $cfg.config"
 	configure "$src" "$out" "$BENCH_DIR/kernel/configs/common.config" "$(config_fragment "$cfg")"
 	verify_config "$src" "$out" "$BENCH_DIR/kernel/configs/common.config" "$(config_fragment "$cfg")" ||
