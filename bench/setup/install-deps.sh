@@ -21,9 +21,13 @@ PACKAGES=(
 
 missing_packages() {
 	local p
+	local -A installed=()
+	# one dpkg-query for all (one a package took a second on every make)
+	while read -r p; do installed[$p]=1; done < <(
+		dpkg-query -W -f='${Package} ${Status}\n' "${PACKAGES[@]}" 2>/dev/null |
+			awk '$2 == "install" && $3 == "ok" && $4 == "installed" { print $1 }' || :)
 	for p in "${PACKAGES[@]}"; do
-		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -c 'install ok installed' >/dev/null ||
-			printf '%s\n' "$p"
+		[[ -n ${installed[$p]:-} ]] || printf '%s\n' "$p"
 	done
 }
 

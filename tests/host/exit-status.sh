@@ -46,10 +46,14 @@ esac
 EOF
 	# id -u: not root, so install-deps never reaches apt-get
 	printf '#!/bin/sh\necho 1000\n' >"$S/bin/id"
-	# dpkg-query: FAKE_DPKG=all says every package is installed
+	# dpkg-query -W -f=FORMAT PACKAGE...: FAKE_DPKG=all says every
+	# package is installed (as "${Package} ${Status}"), else none is
 	cat >"$S/bin/dpkg-query" <<'EOF'
 #!/bin/sh
-[ "${FAKE_DPKG:-}" != all ] || echo "install ok installed"
+[ "${FAKE_DPKG:-}" = all ] || exit 1
+for p; do
+	case $p in -*) ;; *) echo "$p install ok installed" ;; esac
+done
 EOF
 	# gnuplot without a png or svg terminal
 	printf '#!/bin/sh\necho "Available terminal types: dumb"\n' >"$S/bin/gnuplot"
