@@ -13,7 +13,7 @@
 catalog_dir() {
 	local -n catalog_var=$1
 	local repo=${CATALOG_REPO:-}
-	[[ -n $repo ]] || repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+	[[ -n $repo ]] || repo=$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd)
 	# shellcheck disable=SC2034 # the caller's variable, by name
 	case $2 in
 	repo) catalog_var=$repo ;;
@@ -123,11 +123,14 @@ catalog_is_state() {
 	esac
 }
 
-# catalog_state_needs STATE: the config symbol a state needs besides the
-# feature itself.
+# catalog_state_needs VAR STATE: the config symbol a state needs besides
+# the feature itself into VAR (empty: none), without a subshell.
 catalog_state_needs() {
-	case $1 in
-	fmr-p0) echo CONFIG_FAIL_MAKE_REQUEST ;;
+	local -n catalog_needs=$1
+	# shellcheck disable=SC2034 # the caller's variable, by name
+	case $2 in
+	fmr-p0) catalog_needs=CONFIG_FAIL_MAKE_REQUEST ;;
+	*) catalog_needs='' ;;
 	esac
 }
 

@@ -15,10 +15,12 @@
 # from a plan, then the cache).
 
 # shellcheck source=bench/lib/help.sh
-. "$(dirname "${BASH_SOURCE[0]}")/help.sh"
+. "${BASH_SOURCE[0]%/*}/help.sh"
 
-BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
+BENCH_DIR=$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)
+# its parent, without another subshell (BENCH_DIR is absolute, as cd made it)
+REPO_DIR=${BENCH_DIR%/*}
+REPO_DIR=${REPO_DIR:-/}
 
 # shellcheck source=bench/lib/log.sh
 . "$BENCH_DIR/lib/log.sh"

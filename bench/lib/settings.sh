@@ -61,13 +61,32 @@ st_driver_known() {
 }
 
 st_load_registry() {
-	local kind name scope type def drivers old what w table
+	local table line nr=0 bars kind name scope type def drivers old what w
 	catalog_dir table table
-	while IFS=$'\x1f' read -r kind name scope type def drivers old what; do
-		if [[ $kind == G ]]; then
-			ST_GROUP[$name]=$scope
+	# read from the file itself: a pipe is read a byte a syscall, which
+	# was a tenth of every command's start
+	while IFS= read -r line || [[ -n $line ]]; do
+		nr=$((nr + 1))
+		[[ ! $line =~ ^[[:blank:]]*(#|$) ]] || continue
+		if [[ $line =~ ^group\ +([^=]*)=?([^=]*) ]]; then
+			name=${BASH_REMATCH[1]} what=${BASH_REMATCH[2]}
+			st_trim name what
+			ST_GROUP[$name]=$what
 			continue
 		fi
+		bars=${line//[^|]/}
+		if ((${#bars} != 6)); then
+			printf 'bad line %d of the settings table: %s\n' "$nr" "$line" >&2
+			return 1
+		fi
+		# split by expansion: a here-string is a pipe too
+		name=${line%%|*} line=${line#*|}
+		scope=${line%%|*} line=${line#*|}
+		type=${line%%|*} line=${line#*|}
+		def=${line%%|*} line=${line#*|}
+		drivers=${line%%|*} line=${line#*|}
+		old=${line%%|*} what=${line#*|}
+		st_trim name scope type def drivers old what
 		ST_NAMES+=("$name")
 		ST_SCOPE[$name]=$scope ST_TYPE[$name]=$type ST_DEFAULT[$name]=$def ST_WHAT[$name]=$what
 		ST_DRIVERS[$name]=''
@@ -80,14 +99,17 @@ st_load_registry() {
 		done
 		ST_DRIVERS[$name]+=' '
 		for w in $old; do ST_OLDOF[$w]=$name; done
-	done < <(awk -F'|' '
-		function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
-		/^[ \t]*(#|$)/ { next }
-		/^group / { split($0, g, "="); n = g[1]; sub(/^group +/, "", n)
-			printf "G\x1f%s\x1f%s\n", trim(n), trim(g[2]); next }
-		NF == 7 { printf "S"; for (i = 1; i <= 7; i++) printf "\x1f%s", trim($i); printf "\n"; next }
-		{ printf "bad line %d of the settings table: %s\n", NR, $0 > "/dev/stderr"; exit 1 }
-	' "$table")
+	done <"$table"
+}
+
+# st_trim NAME...: each variable NAME without its leading and trailing
+# blanks.
+st_trim() {
+	local -n st_trim_var
+	for st_trim_var; do
+		st_trim_var=${st_trim_var#"${st_trim_var%%[![:blank:]]*}"}
+		st_trim_var=${st_trim_var%"${st_trim_var##*[![:blank:]]}"}
+	done
 }
 
 # settings_drivers: every driver some setting names.
@@ -105,17 +127,21 @@ st_reads() {
 		{ ((${#ST_ONLY[@]} == 0)) || [[ -n ${ST_ONLY[$1]:-} ]]; }
 }
 
-# st_driver_names: the settings the driver reads, in the table's order
-# (ST_MINE once its own file has been read).
+# st_driver_names ARRAY: the settings the driver reads, in the table's
+# order, into ARRAY (ST_MINE once its own file has been read).
 st_driver_names() {
+	local -n st_names_into=$1
 	local n
+	local -a names=()
 	if ((${#ST_MINE[@]} > 0)); then
-		printf '%s\n' "${ST_MINE[@]}"
-		return
+		names=("${ST_MINE[@]}")
+	else
+		for n in "${ST_NAMES[@]}"; do
+			if st_reads "$n"; then names+=("$n"); fi
+		done
 	fi
-	for n in "${ST_NAMES[@]}"; do
-		if st_reads "$n"; then printf '%s\n' "$n"; fi
-	done
+	# shellcheck disable=SC2034 # the caller's array, by name
+	st_names_into=(${names[@]+"${names[@]}"})
 }
 
 # --- problems ---------------------------------------------------------------
@@ -245,31 +271,35 @@ st_parent_names() {
 # Other names in the environment are left alone.
 st_check_names() {
 	local n origin like
-	local -a mine=("${ST_MINE[@]}") names
-	# in name order, so that the same input gives the same messages
-	mapfile -t names < <(printf '%s\n' "${!ST_ORIGIN[@]}" | grep . | LC_ALL=C sort)
-	for n in "${names[@]}"; do
+	local -a mine=("${ST_MINE[@]}") names=()
+	local -A problem=()
+	for n in "${!ST_ORIGIN[@]}"; do
 		origin=${ST_ORIGIN[$n]}
 		# the calling command's settings that this one does not read
-		[[ $origin != "the plan of "* ]] || continue
+		[[ -n $n && $origin != "the plan of "* ]] || continue
 		! st_reads "$n" || continue
 		if [[ -n ${ST_OLDOF[$n]:-} ]] && st_reads "${ST_OLDOF[$n]}"; then
-			st_err "$n ($origin) is now ${ST_OLDOF[$n]}: one name for one thing everywhere"
+			problem[$n]="$n ($origin) is now ${ST_OLDOF[$n]}: one name for one thing everywhere"
 		elif [[ $origin != "the environment" ]]; then
 			st_lookalike "$n" 1 "${mine[@]}" || true
 			like=$ST_LIKE
 			if [[ -n ${ST_SCOPE[$n]:-} && ${ST_SCOPE[$n]} != recipe ]]; then
-				st_err "$n ($origin) is not read by $ST_DRIVER (it is a setting of:${ST_DRIVERS[$n]% })${like:+; did you mean $like?}"
+				problem[$n]="$n ($origin) is not read by $ST_DRIVER (it is a setting of:${ST_DRIVERS[$n]% })${like:+; did you mean $like?}"
 			elif [[ -n $like ]]; then
-				st_err "$n ($origin) is not a setting of $ST_DRIVER: did you mean $like?"
+				problem[$n]="$n ($origin) is not a setting of $ST_DRIVER: did you mean $like?"
 			else
-				st_err "$n ($origin) is not a setting of $ST_DRIVER (its settings: ${mine[*]})"
+				problem[$n]="$n ($origin) is not a setting of $ST_DRIVER (its settings: ${mine[*]})"
 			fi
 		elif st_lookalike "$n" 0 "${mine[@]}"; then
 			like=$ST_LIKE
-			st_err "$n ($origin) is not a setting of $ST_DRIVER: did you mean $like?"
+			problem[$n]="$n ($origin) is not a setting of $ST_DRIVER: did you mean $like?"
 		fi
 	done
+	# in name order, so that the same input gives the same messages (a
+	# sort only when there are two: it is two processes)
+	names=("${!problem[@]}")
+	((${#names[@]} < 2)) || mapfile -t names < <(printf '%s\n' "${names[@]}" | LC_ALL=C sort)
+	for n in ${names[@]+"${names[@]}"}; do st_err "${problem[$n]}"; done
 }
 
 # --- job files ----------------------------------------------------------------
@@ -292,19 +322,21 @@ st_parse_job() {
 		}' "$1"
 }
 
-# st_job_keys KIND: the names a job file of KIND may set.  matrix: the
-# job-scope settings; driver: any setting, and FIXED; view: its recipe
-# keys and its own CONFIGS, STATES and WORKLOADS.
+# st_job_keys ARRAY KIND: the names a job file of KIND may set, into
+# ARRAY.  matrix: the job-scope settings; driver: any setting, and FIXED;
+# view: its recipe keys and its own CONFIGS, STATES and WORKLOADS.
 st_job_keys() {
+	local -n st_keys_into=$1
 	local n
+	st_keys_into=()
 	for n in "${ST_NAMES[@]}"; do
-		case $1:${ST_SCOPE[$n]} in
-		matrix:job | driver:job | driver:env | view:recipe) printf '%s\n' "$n" ;;
+		case $2:${ST_SCOPE[$n]} in
+		matrix:job | driver:job | driver:env | view:recipe) st_keys_into+=("$n") ;;
 		esac
 	done
-	case $1 in
-	driver) echo FIXED ;;
-	view) printf '%s\n' CONFIGS STATES WORKLOADS ;;
+	case $2 in
+	driver) st_keys_into+=(FIXED) ;;
+	view) st_keys_into+=(CONFIGS STATES WORKLOADS) ;;
 	esac
 }
 
@@ -315,7 +347,7 @@ st_read_job() {
 	local file=$1 kind=$2 key val line rel like
 	local -n st_into=$3
 	local -a keys
-	mapfile -t keys < <(st_job_keys "$kind")
+	st_job_keys keys "$kind"
 	rel=${file#"$ST_REPO"/}
 	while IFS=$'\x1f' read -r key val line; do
 		if [[ $key == ERROR ]]; then
@@ -357,7 +389,7 @@ st_layers() {
 		ST_FIXED[$n]=${st_drv[$n]-}
 		ST_ALSO[$n]=1
 	done
-	mapfile -t ST_MINE < <(st_driver_names)
+	st_driver_names ST_MINE
 	for n in "${ST_MINE[@]}"; do
 		ST_VAL[$n]=${ST_DEFAULT[$n]}
 		ST_FROM[$n]="the default"
@@ -822,17 +854,20 @@ st_check_toolchain() {
 
 # --- checks across settings -------------------------------------------------
 
-# st_rows: the matrix's rows, "CONFIG STATE" a line: a config without the
-# feature has one row, off.
+# st_rows VAR: the matrix's rows into VAR, "CONFIG STATE" a line: a
+# config without the feature has one row, off.
 st_rows() {
+	local -n st_rows_into=$1
 	local c s
+	st_rows_into=''
 	for c in ${ST_VAL[CONFIGS]}; do
 		if ! catalog_has_feature "$c"; then
-			printf '%s off\n' "$c"
+			st_rows_into+="$c off"$'\n'
 			continue
 		fi
-		for s in ${ST_VAL[STATES]}; do printf '%s %s\n' "$c" "$s"; done
+		for s in ${ST_VAL[STATES]}; do st_rows_into+="$c $s"$'\n'; done
 	done
+	st_rows_into=${st_rows_into%$'\n'}
 }
 
 # st_view_rows: the rows of the views VIEWS names, each view over its own
@@ -859,10 +894,10 @@ st_view_rows() {
 st_baseline() {
 	local rows=$1
 	if [[ -z ${ST_VAL[BASELINE]} ]]; then
-		if grep -qx 'off off' <<<"$rows"; then ST_VAL[BASELINE]='off off'; else ST_VAL[BASELINE]=$(head -n 1 <<<"$rows"); fi
+		if [[ $'\n'$rows$'\n' == *$'\n''off off'$'\n'* ]]; then ST_VAL[BASELINE]='off off'; else ST_VAL[BASELINE]=${rows%%$'\n'*}; fi
 		ST_FROM[BASELINE]="the first row"
 	fi
-	grep -qxF -- "${ST_VAL[BASELINE]}" <<<"$rows" ||
+	[[ $'\n'$rows$'\n' == *$'\n'"${ST_VAL[BASELINE]}"$'\n'* ]] ||
 		st_bad BASELINE "not a row of $2: set BASELINE to one of its rows, CONFIG STATE: $(awk -v q="'" '{ printf "%s%s%s%s", (NR > 1 ? ", " : ""), q, $0, q }' <<<"$rows")"
 }
 
@@ -871,10 +906,11 @@ st_cross_views() {
 }
 
 st_cross_matrix() {
-	local c s sym
-	st_baseline "$(st_rows)" "the matrix (CONFIGS from ${ST_FROM[CONFIGS]}, STATES from ${ST_FROM[STATES]})"
+	local c s sym rows
+	st_rows rows
+	st_baseline "$rows" "the matrix (CONFIGS from ${ST_FROM[CONFIGS]}, STATES from ${ST_FROM[STATES]})"
 	for s in ${ST_VAL[STATES]}; do
-		sym=$(catalog_state_needs "$s")
+		catalog_state_needs sym "$s"
 		[[ -n $sym ]] || continue
 		for c in ${ST_VAL[CONFIGS]}; do
 			catalog_has_feature "$c" || continue
@@ -1151,10 +1187,14 @@ settings_write_plan() {
 	mv "$tmp" "$file"
 }
 
-# st_used: the accelerator the settings came to (ACCEL_USED), if known.
+# st_used VAR: the accelerator the settings came to (ACCEL_USED) into
+# VAR, empty when not known.
 st_used() {
+	local -n st_used_into=$1
 	local kv
-	for kv in "${ST_DERIVED[@]}"; do [[ $kv != ACCEL_USED=* ]] || printf '%s\n' "${kv#*=}"; done
+	st_used_into=''
+	# shellcheck disable=SC2034 # the caller's variable, by name
+	for kv in "${ST_DERIVED[@]}"; do [[ $kv != ACCEL_USED=* ]] || st_used_into=${kv#*=}; done
 }
 
 # st_auto ARRAY: what auto stands for under st_used, NAME -> VALUE into
@@ -1162,7 +1202,7 @@ st_used() {
 st_auto() {
 	local -n st_auto_into=$1
 	local n v used
-	used=$(st_used)
+	st_used used
 	[[ -n $used ]] || return 0
 	# shellcheck disable=SC2034 # the caller's array, by name
 	while IFS="=" read -r n v; do st_auto_into["$n"]=$v; done < <(accel_defaults "$used" "$ST_DRIVER")
@@ -1174,7 +1214,7 @@ settings_print() {
 	local n used
 	local -A auto=()
 	st_auto auto
-	used=$(st_used)
+	st_used used
 	for n in "${ST_MINE[@]}"; do
 		if [[ ${ST_VAL[$n]} == auto && -n ${auto[$n]:-} ]]; then
 			printf '%s=%s\t(%s: auto, under %s)\n' "$n" "${auto[$n]}" "${ST_FROM[$n]}" "$used"
