@@ -304,22 +304,33 @@ st_check_names() {
 
 # --- job files ----------------------------------------------------------------
 
-# st_parse_job FILE: "KEY<US>VALUE<US>LINE" for each setting of FILE,
-# blanks squeezed, or "ERROR<US>TEXT" for a line that is not NAME = VALUE
-# or a name set twice.
+# st_parse_job FILE ARRAY: the settings of FILE into ARRAY, "KEY<US>VALUE
+# <US>LINE" for each, blanks squeezed, or "ERROR<US>TEXT" for a line that
+# is not NAME = VALUE or a name set twice.  Read by the shell from the
+# file (an awk through a pipe was a process and a syscall a byte).
 st_parse_job() {
-	awk -v file="$1" '
-		/^[ \t]*(#|$)/ { next }
-		{
-			if (!match($0, /^[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*=/)) {
-				printf "ERROR\x1f%s:%d: expected NAME = VALUE, got \"%s\"\n", file, NR, $0; next
-			}
-			key = substr($0, 1, RLENGTH - 1); gsub(/[ \t]/, "", key)
-			val = substr($0, RLENGTH + 1); gsub(/[ \t]+/, " ", val); sub(/^ /, "", val); sub(/ $/, "", val)
-			if (key in seen) { printf "ERROR\x1f%s:%d: %s set twice (first on line %d)\n", file, NR, key, seen[key]; next }
-			seen[key] = NR
-			printf "%s\x1f%s\x1f%d\n", key, val, NR
-		}' "$1"
+	local -n st_parsed=$2
+	local line key val nr=0
+	local -A seen=()
+	st_parsed=()
+	while IFS= read -r line || [[ -n $line ]]; do
+		nr=$((nr + 1))
+		[[ ! $line =~ ^[[:blank:]]*(#|$) ]] || continue
+		if [[ ! $line =~ ^[[:blank:]]*([A-Za-z_][A-Za-z0-9_]*)[[:blank:]]*=(.*)$ ]]; then
+			st_parsed+=("ERROR"$'\x1f'"$1:$nr: expected NAME = VALUE, got \"$line\"")
+			continue
+		fi
+		key=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
+		val=${val//$'\t'/ }
+		while [[ $val == *'  '* ]]; do val=${val//'  '/ }; done
+		val=${val# } val=${val% }
+		if [[ -n ${seen[$key]:-} ]]; then
+			st_parsed+=("ERROR"$'\x1f'"$1:$nr: $key set twice (first on line ${seen[$key]})")
+			continue
+		fi
+		seen[$key]=$nr
+		st_parsed+=("$key"$'\x1f'"$val"$'\x1f'"$nr")
+	done <"$1"
 }
 
 # st_job_keys ARRAY KIND: the names a job file of KIND may set, into
@@ -344,13 +355,17 @@ st_job_keys() {
 # array ARRAY (KEY -> VALUE, and "KEY@" -> FILE:LINE); a bad line, a name
 # set twice or a name KIND may not set is a problem.
 st_read_job() {
-	local file=$1 kind=$2 key val line rel like
+	local file=$1 kind=$2 key val line rel like entry
 	local -n st_into=$3
-	local -a keys
+	local -a keys parsed
 	st_job_keys keys "$kind"
 	rel=${file#"$ST_REPO"/}
-	while IFS=$'\x1f' read -r key val line; do
+	st_parse_job "$file" parsed
+	for entry in ${parsed[@]+"${parsed[@]}"}; do
+		key=${entry%%$'\x1f'*} entry=${entry#*$'\x1f'}
+		val=${entry%$'\x1f'*} line=${entry##*$'\x1f'}
 		if [[ $key == ERROR ]]; then
+			val=$entry
 			st_err "${val/#"$ST_REPO"\//}"
 		elif [[ " ${keys[*]} " != *" $key "* ]]; then
 			st_lookalike "$key" 1 "${keys[@]}" || true
@@ -361,7 +376,7 @@ st_read_job() {
 			# shellcheck disable=SC2034 # the caller's array, by name
 			st_into["$key@"]=$rel:$line
 		fi
-	done < <(st_parse_job "$file")
+	done
 }
 
 # st_apply ARRAY: the values of a job file read by st_read_job for the
@@ -509,6 +524,30 @@ st_decimal() {
 	while [[ $st_dec == 0?* ]]; do st_dec=${st_dec#0}; done
 }
 
+# st_decimal_cmp VAR A B: -1, 0 or 1 into VAR as the decimals A and B
+# (digits, then a point and digits or not) compare: exact, and no awk
+# process on every command's start.
+st_decimal_cmp() {
+	local -n st_cmp=$1
+	local ai=${2%%.*} bi=${3%%.*} af='' bf=''
+	[[ $2 != *.* ]] || af=${2#*.}
+	[[ $3 != *.* ]] || bf=${3#*.}
+	while [[ $ai == 0* ]]; do ai=${ai#0}; done
+	while [[ $bi == 0* ]]; do bi=${bi#0}; done
+	while ((${#af} < ${#bf})); do af+=0; done
+	while ((${#bf} < ${#af})); do bf+=0; done
+	# shellcheck disable=SC2034 # the caller's variable, by name
+	if ((${#ai} != ${#bi})); then
+		st_cmp=$(((${#ai} > ${#bi}) * 2 - 1))
+	elif [[ $ai$af == "$bi$bf" ]]; then
+		st_cmp=0
+	elif [[ $ai$af < "$bi$bf" ]]; then
+		st_cmp=-1
+	else
+		st_cmp=1
+	fi
+}
+
 st_check_int() { st_int "$1" "$2" "$3" "$4"; }
 st_check_int_auto() { st_int "$1" "$2" "$3" "$4" auto; }
 
@@ -527,22 +566,29 @@ st_check_enum() {
 
 # st_check_pct: a percentage above 0 and at most 100.
 st_check_pct() {
+	local above0 to100
 	if [[ ! $2 =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
 		st_bad "$1" "not a number: want a percentage above 0, at most 100 (e.g. 1 or 0.5)"
-	elif ! awk -v v="$2" 'BEGIN { exit !(v > 0 && v <= 100) }'; then
-		st_bad "$1" "out of range: want a percentage above 0, at most 100"
+		return
 	fi
+	st_decimal_cmp above0 "$2" 0
+	st_decimal_cmp to100 "$2" 100
+	((above0 > 0 && to100 <= 0)) || st_bad "$1" "out of range: want a percentage above 0, at most 100"
 }
 
 # st_check_threshold: the gate's THRESHOLD, a percentage above 0 and below
 # 50, as benchstat --threshold takes it: at 50% a halved IOPS passes, and
 # from 100% on nothing higher-is-better can be slower at all.
 st_check_threshold() {
+	local above0 to50
 	if [[ ! $2 =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
 		st_bad "$1" "not a number: want a percentage above 0 and below 50 (e.g. 1 or 0.5)"
-	elif ! awk -v v="$2" 'BEGIN { exit !(v > 0 && v < 50) }'; then
-		st_bad "$1" "out of range: want a percentage above 0 and below 50 (at 50% a halved IOPS passes)"
+		return
 	fi
+	st_decimal_cmp above0 "$2" 0
+	st_decimal_cmp to50 "$2" 50
+	((above0 > 0 && to50 < 0)) ||
+		st_bad "$1" "out of range: want a percentage above 0 and below 50 (at 50% a halved IOPS passes)"
 }
 
 # st_check_ramp: fio's ramp_time: whole seconds, or a whole number with ms
