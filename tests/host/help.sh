@@ -22,13 +22,18 @@ DESCRIPTION="every host script answers -h: usage, exit 0, nothing made"
 test_init "$0" "$@"
 
 scripts() {
-	local f
+	local f magic
 	git -C "$REPO_DIR" ls-files | while read -r f; do
 		case $f in
 		bench/guest/bpf/build.sh) ;;
 		bench/guest/* | bench/lab/lava-guest.sh | tests/guest/* | tests/block/*) continue ;;
 		esac
-		[[ -f $REPO_DIR/$f && $(head -c 2 "$REPO_DIR/$f") == '#!' ]] && printf '%s\n' "$f"
+		[[ -f $REPO_DIR/$f ]] || continue
+		# the first two bytes read by the shell: a head each was a process
+		# for each of the checkout's files
+		magic=''
+		IFS= read -r -n 2 magic <"$REPO_DIR/$f" || :
+		[[ $magic != '#!' ]] || printf '%s\n' "$f"
 	done
 }
 
