@@ -256,22 +256,33 @@ kconfig_missing() {
 			awk '{ print "CONFIG_" $2 }' | LC_ALL=C sort -u)
 }
 
-# Fail when kconfig dropped or changed a symbol a fragment asked for (a
-# later fragment overrides an earlier one, as in merge_config.sh).  A
-# symbol the tree does not define at all is named as such: the tree lacks
-# the change (another KSRC, or SERIES=none on a tree without it).
-verify_config() {
-	local src=$1 out=$2 sym want got bad=0
+# refuse_undefined LABEL SRC FRAGMENT...: stop before anything is
+# configured when a fragment asks for a symbol that no Kconfig file of SRC
+# defines, naming each: the tree lacks the change (another KSRC, or
+# SERIES=none on a tree without it).
+refuse_undefined() {
+	local label=$1 src=$2 sym missing
 	shift 2
+	missing=$(kconfig_missing "$src" "$@")
+	[[ -n $missing ]] || return 0
+	for sym in $missing; do
+		printf 'error: this tree has no %s (no Kconfig entry defines it): give SERIES= (a series that adds it) or a KSRC tree with the change\n' "${sym#CONFIG_}" >&2
+	done
+	die "$label: the tree lacks what the fragments ask for (nothing configured)"
+}
+
+# verify_config OUT FRAGMENT...: fail when kconfig dropped or changed a
+# symbol a fragment asked for (a later fragment overrides an earlier one,
+# as in merge_config.sh).  A symbol the tree does not define at all was
+# refused before configuring (refuse_undefined).
+verify_config() {
+	local out=$1 sym want got bad=0
+	shift
 	while IFS='=' read -r sym want; do
 		got=$(sed -n -e "s/^$sym=\(.*\)$/\1/p" -e "s/^# $sym is not set$/n/p" "$out/.config")
 		got=${got:-n}
 		if [[ $got != "$want" ]]; then
-			if [[ $want != n ]] && ! kconfig_defines "$src" "$sym"; then
-				printf 'error: this tree has no %s (no Kconfig entry defines it): give SERIES= (a series that adds it) or a KSRC tree with the change\n' "${sym#CONFIG_}" >&2
-			else
-				printf 'error: %s=%s requested, kconfig gave %s\n' "$sym" "$want" "$got" >&2
-			fi
+			printf 'error: %s=%s requested, kconfig gave %s\n' "$sym" "$want" "$got" >&2
 			bad=1
 		fi
 	done < <(fragment_symbols "$@" | awk -F= '{ v[$1] = $2; if (!($1 in o)) o[$1] = n++ }
@@ -321,17 +332,12 @@ build_inputs_hash() {
 # configure_config LABEL CONFIG SRC OUT: OUT/.config from tinyconfig, the
 # common fragment and CONFIG's, checked against the fragments.
 configure_config() {
-	local label=$1 cfg=$2 src=$3 out=$4 sym missing
-	missing=$(kconfig_missing "$src" "$BENCH_DIR/kernel/configs/common.config" "$(config_fragment "$cfg")")
-	if [[ -n $missing ]]; then
-		for sym in $missing; do
-			printf 'error: this tree has no %s (no Kconfig entry defines it): give SERIES= (a series that adds it) or a KSRC tree with the change\n' "${sym#CONFIG_}" >&2
-		done
-		die "$label: the tree lacks what $cfg.config asks for (nothing configured)"
-	fi
+	local label=$1 cfg=$2 src=$3 out=$4
+	local -a fragments=("$BENCH_DIR/kernel/configs/common.config" "$(config_fragment "$cfg")")
+	refuse_undefined "$label" "$src" "${fragments[@]}"
 	log "$label: configuring from tinyconfig + common.config + $cfg.config"
-	configure "$src" "$out" "$BENCH_DIR/kernel/configs/common.config" "$(config_fragment "$cfg")"
-	verify_config "$src" "$out" "$BENCH_DIR/kernel/configs/common.config" "$(config_fragment "$cfg")" ||
+	configure "$src" "$out" "${fragments[@]}"
+	verify_config "$out" "${fragments[@]}" ||
 		die "$label: .config does not match the fragments (see $out/config.log)"
 }
 
@@ -498,6 +504,7 @@ checkpatch() {
 check_build() {
 	local label=$1 src=$2 out=$3 arch=$4
 	shift 4
+	refuse_undefined "$label" "$src" "$@"
 	mkdir -p "$out"
 	make -C "$src" O="$out" ARCH="$arch" -s tinyconfig >"$out/config.log" 2>&1 ||
 		die_with_log "$label: tinyconfig failed" "$out/config.log"
@@ -505,7 +512,7 @@ check_build() {
 		>>"$out/config.log" 2>&1 || die_with_log "$label: merge_config failed" "$out/config.log"
 	make -C "$src" O="$out" ARCH="$arch" -s olddefconfig >>"$out/config.log" 2>&1 ||
 		die_with_log "$label: olddefconfig failed" "$out/config.log"
-	verify_config "$src" "$out" "$@" || die "$label: .config does not match the fragments (see $out/config.log)"
+	verify_config "$out" "$@" || die "$label: .config does not match the fragments (see $out/config.log)"
 	log "$label: make -j$JOBS ARCH=$arch (log: $out/build.log)"
 	make -C "$src" O="$out" ARCH="$arch" -j"$JOBS" CC="ccache gcc" \
 		>"$out/build.log" 2>&1 || die_with_log "$label: build failed" "$out/build.log"
@@ -544,7 +551,7 @@ cmd_check() {
 	root=$(tree_root check)/build
 	nojl=$PATCH_DIR/ablation/nojl-do-not-select-jump-label.patch
 	# The fragments, with and without the feature (a prefix before it
-	# cannot have it, and verify_config would rightly stop at that).
+	# cannot have it, and refuse_undefined would rightly stop at that).
 	frag=$CACHE/check-fragments
 	mkdir -p "$frag"
 	cp "$BENCH_DIR/kernel/configs/on.config" "$frag/on.config"
