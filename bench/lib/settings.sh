@@ -304,35 +304,6 @@ st_check_names() {
 
 # --- job files ----------------------------------------------------------------
 
-# st_parse_job FILE ARRAY: the settings of FILE into ARRAY, "KEY<US>VALUE
-# <US>LINE" for each, blanks squeezed, or "ERROR<US>TEXT" for a line that
-# is not NAME = VALUE or a name set twice.  Read by the shell from the
-# file (an awk through a pipe was a process and a syscall a byte).
-st_parse_job() {
-	local -n st_parsed=$2
-	local line key val nr=0
-	local -A seen=()
-	st_parsed=()
-	while IFS= read -r line || [[ -n $line ]]; do
-		nr=$((nr + 1))
-		[[ ! $line =~ ^[[:blank:]]*(#|$) ]] || continue
-		if [[ ! $line =~ ^[[:blank:]]*([A-Za-z_][A-Za-z0-9_]*)[[:blank:]]*=(.*)$ ]]; then
-			st_parsed+=("ERROR"$'\x1f'"$1:$nr: expected NAME = VALUE, got \"$line\"")
-			continue
-		fi
-		key=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
-		val=${val//$'\t'/ }
-		while [[ $val == *'  '* ]]; do val=${val//'  '/ }; done
-		val=${val# } val=${val% }
-		if [[ -n ${seen[$key]:-} ]]; then
-			st_parsed+=("ERROR"$'\x1f'"$1:$nr: $key set twice (first on line ${seen[$key]})")
-			continue
-		fi
-		seen[$key]=$nr
-		st_parsed+=("$key"$'\x1f'"$val"$'\x1f'"$nr")
-	done <"$1"
-}
-
 # st_job_keys ARRAY KIND: the names a job file of KIND may set, into
 # ARRAY.  matrix: the job-scope settings; driver: any setting, and FIXED;
 # view: its recipe keys and its own CONFIGS, STATES and WORKLOADS.
@@ -352,31 +323,43 @@ st_job_keys() {
 }
 
 # st_read_job FILE KIND ARRAY: the settings of FILE into the associative
-# array ARRAY (KEY -> VALUE, and "KEY@" -> FILE:LINE); a bad line, a name
-# set twice or a name KIND may not set is a problem.
+# array ARRAY (KEY -> VALUE, blanks squeezed, and "KEY@" -> FILE:LINE); a
+# line that is not NAME = VALUE, a name set twice or a name KIND may not
+# set is a problem.  Read by the shell from the file (an awk through a
+# pipe was a process and a syscall a byte on every command's start).
 st_read_job() {
-	local file=$1 kind=$2 key val line rel like entry
+	local file=$1 kind=$2 key val line rel like nr=0
 	local -n st_into=$3
-	local -a keys parsed
+	local -a keys
+	local -A seen=()
 	st_job_keys keys "$kind"
 	rel=${file#"$ST_REPO"/}
-	st_parse_job "$file" parsed
-	for entry in ${parsed[@]+"${parsed[@]}"}; do
-		key=${entry%%$'\x1f'*} entry=${entry#*$'\x1f'}
-		val=${entry%$'\x1f'*} line=${entry##*$'\x1f'}
-		if [[ $key == ERROR ]]; then
-			val=$entry
-			st_err "${val/#"$ST_REPO"\//}"
-		elif [[ " ${keys[*]} " != *" $key "* ]]; then
+	while IFS= read -r line || [[ -n $line ]]; do
+		nr=$((nr + 1))
+		[[ ! $line =~ ^[[:blank:]]*(#|$) ]] || continue
+		if [[ ! $line =~ ^[[:blank:]]*([A-Za-z_][A-Za-z0-9_]*)[[:blank:]]*=(.*)$ ]]; then
+			st_err "$rel:$nr: expected NAME = VALUE, got \"$line\""
+			continue
+		fi
+		key=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
+		val=${val//$'\t'/ }
+		while [[ $val == *'  '* ]]; do val=${val//'  '/ }; done
+		val=${val# } val=${val% }
+		if [[ -n ${seen[$key]:-} ]]; then
+			st_err "$rel:$nr: $key set twice (first on line ${seen[$key]})"
+			continue
+		fi
+		seen[$key]=$nr
+		if [[ " ${keys[*]} " != *" $key "* ]]; then
 			st_lookalike "$key" 1 "${keys[@]}" || true
 			like=$ST_LIKE
-			st_err "$rel:$line: unknown setting $key${like:+ (did you mean $like?)} (valid: ${keys[*]})"
+			st_err "$rel:$nr: unknown setting $key${like:+ (did you mean $like?)} (valid: ${keys[*]})"
 		else
 			st_into["$key"]=$val
 			# shellcheck disable=SC2034 # the caller's array, by name
-			st_into["$key@"]=$rel:$line
+			st_into["$key@"]=$rel:$nr
 		fi
-	done
+	done <"$file"
 }
 
 # st_apply ARRAY: the values of a job file read by st_read_job for the
@@ -529,11 +512,11 @@ st_decimal() {
 # process on every command's start.
 st_decimal_cmp() {
 	local -n st_cmp=$1
-	local ai=${2%%.*} bi=${3%%.*} af='' bf=''
+	local ai bi af='' bf=''
+	st_decimal ai "${2%%.*}"
+	st_decimal bi "${3%%.*}"
 	[[ $2 != *.* ]] || af=${2#*.}
 	[[ $3 != *.* ]] || bf=${3#*.}
-	while [[ $ai == 0* ]]; do ai=${ai#0}; done
-	while [[ $bi == 0* ]]; do bi=${bi#0}; done
 	while ((${#af} < ${#bf})); do af+=0; done
 	while ((${#bf} < ${#af})); do bf+=0; done
 	# shellcheck disable=SC2034 # the caller's variable, by name
