@@ -317,7 +317,7 @@ meta_set() {
 	tmp=$(mktemp)
 	jq --arg k "$2" --arg v "$3" '.[$k] = $v' "$1/meta.json" >"$tmp"
 	mv "$tmp" "$1/meta.json"
-	[[ ${META_LOADED-} != *$'\n'"$1"$'\n'* ]] || meta_load "$1"
+	! meta_loaded "$1" || meta_load "$1"
 }
 
 # meta_load DIR...: each run's meta.json read once, so that meta_get and
@@ -345,13 +345,18 @@ meta_load() {
 	done
 }
 
+# meta_loaded DIR: meta_load read DIR's meta.json.
+meta_loaded() {
+	[[ ${META_LOADED-} == *$'\n'"$1"$'\n'* ]]
+}
+
 # meta_get DIR KEY: a value of the run's metadata.  meta.json is read with
 # jq (once, where meta_load read it); a run made before it existed
 # (meta.env) is parsed by meta_env_value, never sourced: nothing from a run
 # directory is executed.
 meta_get() {
 	local v=''
-	if [[ ${META_LOADED-} == *$'\n'"$1"$'\n'* ]]; then
+	if meta_loaded "$1"; then
 		v=${META_VALUE[$1$'\x1f'$2]-}
 	elif [[ -f $1/meta.json ]]; then
 		v=$(jq -r --arg k "$2" '.[$k] // empty | tostring' "$1/meta.json")
@@ -428,7 +433,7 @@ layout_floors() {
 # meta_has DIR KEY: the run's metadata has KEY (meta.json, or an old
 # run's meta.env), whatever its value, the empty string included.
 meta_has() {
-	if [[ ${META_LOADED-} == *$'\n'"$1"$'\n'* ]]; then
+	if meta_loaded "$1"; then
 		[[ -v META_VALUE[$1$'\x1f'$2] ]]
 		return
 	fi
