@@ -13,8 +13,10 @@ host_tool() {
 	tool=$CACHE/tools/$1-$(sha256sum <"$src" | cut -c1-12)
 	if [[ ! -x $tool ]]; then
 		mkdir -p "$CACHE/tools"
-		gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tool.$$" "$src" || return 1
-		mv -f "$tool.$$" "$tool"
+		# a name of this (sub)shell's own: make test's stages are subshells
+		# of one shell, so $$ is the same in each
+		gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tool.$BASHPID" "$src" || return 1
+		mv -f "$tool.$BASHPID" "$tool"
 	fi
 	printf '%s\n' "$tool"
 }

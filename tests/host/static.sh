@@ -10,6 +10,8 @@
 #    block/blk-core.o of off, on and on with series-likely-gate: each
 #    output is compared with its expected .out (a difference is kept as
 #    .out.bad), and the verdicts a reviewer reads are checked by name.
+#  - host_tool (bench/lib/kernel-syms.sh), which builds these tools into
+#    the cache, asked for one from two subshells of a shell at once.
 #
 #   tests/host/static.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
@@ -202,8 +204,37 @@ bad_input() {
 
 polarity_in_objects
 polarity_linked
+# host_tool from two subshells of one shell at once, as make test's two
+# stages of debug's boots ask for the gate site together: each gets the
+# tool, no error.  A gcc that writes its output and then takes a second
+# makes the two builds overlap: both outputs are written before either is
+# moved into place.
+tool_at_once() {
+	local ato=$tmp/tool-at-once f
+	mkdir -p "$ato/bin"
+	# shellcheck disable=SC2016 # the fake's own variables
+	printf '%s\n' '#!/bin/sh' \
+		'while [ $# -gt 1 ]; do [ "$1" = -o ] && out=$2; shift; done' \
+		'printf "#!/bin/sh\n" >"$out" && chmod +x "$out"' 'sleep 1' >"$ato/bin/gcc"
+	chmod +x "$ato/bin/gcc"
+	(
+		export PATH=$ato/bin:$PATH CACHE=$ato/cache
+		# shellcheck source=bench/lib/lib.sh
+		. "$repo/bench/lib/lib.sh"
+		host_tool jump-sites >"$ato/1" 2>&1 &
+		a=$!
+		host_tool jump-sites >"$ato/2" 2>&1 &
+		b=$!
+		wait "$a" && wait "$b"
+	) || return 1
+	for f in "$ato/1" "$ato/2"; do
+		[[ $(wc -l <"$f") == 1 && $(cat "$f") == "$ato/cache/tools/jump-sites-"* ]] || return 1
+	done
+}
+
 state_check
 differences
 static_gate_checks
 bad_input
+check "host_tool from two subshells of one shell at once: each gets the tool" tool_at_once
 finish
