@@ -202,8 +202,6 @@ bad_input() {
 	check "jump-sites: not an ELF file exits 2 (got $rc)" test "$rc" = 2
 }
 
-polarity_in_objects
-polarity_linked
 # host_tool from two subshells of one shell at once, as make test's two
 # stages of debug's boots ask for the gate site together: each gets the
 # tool, no error.  A gcc that writes its output and then takes a second
@@ -232,6 +230,8 @@ tool_at_once() {
 	done
 }
 
+polarity_in_objects
+polarity_linked
 state_check
 differences
 static_gate_checks
