@@ -19,6 +19,9 @@
 # Part of bench/lib/lib.sh, and sourced by the resolver (bench/lib/
 # settings.sh) on its own; sourcing it defines functions, nothing else.
 
+# shellcheck source=bench/lib/cores.sh
+. "${BASH_SOURCE[0]%/*}/cores.sh"
+
 # accel_valid: what ACCEL may be, one line: auto and the accelerators.
 accel_valid() {
 	echo auto kvm tcg tcg-icount
@@ -108,8 +111,10 @@ accel_class() {
 # perf on its own have no such plan and take 5; compare-series takes 10,
 # the sequential gate's first round (bench/lib/sequential.sh).
 accel_defaults() {
+	local cores
 	if accel_exact "$1"; then
-		printf '%s\n' REPEATS=1 BOOTS=per-config FIO_RUNTIME=1 FIO_RAMP=200ms "GUEST_JOBS=$(nproc)"
+		host_cores cores
+		printf '%s\n' REPEATS=1 BOOTS=per-config FIO_RUNTIME=1 FIO_RAMP=200ms "GUEST_JOBS=$cores"
 	else
 		[[ $2 != views && $2 != perf ]] || echo REPEATS=5
 		[[ $2 != compare-series ]] || echo REPEATS=10

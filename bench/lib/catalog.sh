@@ -37,16 +37,11 @@ catalog_path() {
 	printf '%s\n' "$p"
 }
 
-# catalog_line: words on stdin, on one line.
-catalog_line() {
-	tr '\n' ' ' | sed 's/ *$//'
-}
-
 # catalog_names DIR SUFFIX: the files DIR/*SUFFIX, by name.
 catalog_names() {
 	local f
 	for f in "$1"/*"$2"; do
-		[[ -f $f ]] && basename "$f" "$2"
+		[[ ! -f $f ]] || { f=${f##*/} && printf '%s\n' "${f%"$2"}"; }
 	done
 	return 0
 }
@@ -173,10 +168,8 @@ catalog_job_files() {
 all_configs() {
 	local f
 	for f in "$BENCH_DIR"/kernel/configs/*.config; do
-		case $(basename "$f") in
-		common.config) ;;
-		*) basename "$f" .config ;;
-		esac
+		f=${f##*/}
+		[[ $f == common.config ]] || printf '%s\n' "${f%.config}"
 	done
 }
 
@@ -197,9 +190,14 @@ has_feature() {
 	grep -q '^CONFIG_BLK_ERROR_INJECTION=y' "$(config_fragment "$1")"
 }
 
-# one_line: words on stdin, space-separated on one line.
+# one_line: words on stdin, space-separated on one line (no newline
+# after it).  Read by the shell: it is in every refusal's message.
 one_line() {
-	tr '\n' ' ' | sed 's/ *$//'
+	local IFS=' ' line
+	local -a words
+	mapfile -t words
+	line=${words[*]}
+	printf '%s' "${line%"${line##*[! ]}"}"
 }
 
 # check_configs NAME...: die naming the valid configs unless every NAME is one.
@@ -225,7 +223,10 @@ check_states() {
 # fio jobs in bench/guest/fio.
 all_workloads() {
 	local f
-	for f in "$BENCH_DIR"/guest/fio/*.fio; do basename "$f" .fio; done
+	for f in "$BENCH_DIR"/guest/fio/*.fio; do
+		f=${f##*/}
+		printf '%s\n' "${f%.fio}"
+	done
 }
 
 check_workloads() {

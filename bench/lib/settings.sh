@@ -265,6 +265,16 @@ st_parent_names() {
 	done <"$ST_PARENT"
 }
 
+# st_shape NAME: NAME in upper case without underscores and trailing S's,
+# after a "=" (never empty: a key), into ST_SHAPE: two names st_lookalike
+# matches without NEAR have one shape.
+st_shape() {
+	ST_SHAPE=${1^^}
+	ST_SHAPE=${ST_SHAPE//_/}
+	while [[ $ST_SHAPE == *S ]]; do ST_SHAPE=${ST_SHAPE%S}; done
+	ST_SHAPE="=$ST_SHAPE"
+}
+
 # st_check_names: a name a user gave that is not one of the driver's
 # settings but looks like one, an old name, or (given to this command on
 # its own or make's command line) another command's setting, is an error.
@@ -272,7 +282,13 @@ st_parent_names() {
 st_check_names() {
 	local n origin like
 	local -a mine=("${ST_MINE[@]}") names=()
-	local -A problem=()
+	local -A problem=() shapes=()
+	# the environment's every name is compared with the driver's: by shape
+	# first, since st_lookalike on each pair was a third of the resolver
+	for n in "${mine[@]}"; do
+		st_shape "$n"
+		shapes[$ST_SHAPE]=1
+	done
 	for n in "${!ST_ORIGIN[@]}"; do
 		origin=${ST_ORIGIN[$n]}
 		# the calling command's settings that this one does not read
@@ -290,7 +306,7 @@ st_check_names() {
 			else
 				problem[$n]="$n ($origin) is not a setting of $ST_DRIVER (its settings: ${mine[*]})"
 			fi
-		elif st_lookalike "$n" 0 "${mine[@]}"; then
+		elif st_shape "$n" && [[ -n ${shapes[$ST_SHAPE]:-} ]] && st_lookalike "$n" 0 "${mine[@]}"; then
 			like=$ST_LIKE
 			problem[$n]="$n ($origin) is not a setting of $ST_DRIVER: did you mean $like?"
 		fi
@@ -469,9 +485,9 @@ st_want() {
 	enum:*) printf 'want one of: %s\n' "$(tr , ' ' <<<"${type#enum:}")" ;;
 	accel) printf 'want one of: %s\n' "$(accel_valid)" ;;
 	bool) echo 'want 0 or 1' ;;
-	configs | config) printf 'want config names (valid: %s)\n' "$(catalog_configs | catalog_line)" ;;
-	states) printf 'want states (valid: %s)\n' "$(catalog_states_help | catalog_line)" ;;
-	views) printf 'want views (valid: %s, or all)\n' "$(catalog_views | catalog_line)" ;;
+	configs | config) printf 'want config names (valid: %s)\n' "$(catalog_configs | one_line)" ;;
+	states) printf 'want states (valid: %s)\n' "$(catalog_states_help | one_line)" ;;
+	views) printf 'want views (valid: %s, or all)\n' "$(catalog_views | one_line)" ;;
 	*) printf 'want %s\n' "${ST_WHAT[$1]}" ;;
 	esac
 }
@@ -603,7 +619,7 @@ st_list() {
 		fi
 		seen[$w]=1
 		if ! "$fn" "$w"; then
-			st_bad "$n" "'$w' is not a $kind (valid: $("$list" | catalog_line))"
+			st_bad "$n" "'$w' is not a $kind (valid: $("$list" | one_line))"
 			continue
 		fi
 		out+=("$w")
@@ -622,7 +638,7 @@ st_cfuncs_help() {
 }
 
 st_views_help() {
-	printf '%s, or all\n' "$(catalog_views | catalog_line)"
+	printf '%s, or all\n' "$(catalog_views | one_line)"
 }
 
 st_check_configs() { st_list "$1" "$2" config catalog_is_config catalog_configs; }
@@ -633,8 +649,8 @@ st_check_tests0() { st_list "$1" "$2" test catalog_is_test catalog_tests; }
 st_check_cfuncs() { st_list "$1" "$2" 'function name' st_is_cfunc st_cfuncs_help; }
 
 st_check_config() {
-	[[ $2 != *' '* ]] || { st_bad "$1" "one config, not a list (valid: $(catalog_configs | catalog_line))"; return; }
-	catalog_is_config "$2" || st_bad "$1" "not a config (valid: $(catalog_configs | catalog_line))"
+	[[ $2 != *' '* ]] || { st_bad "$1" "one config, not a list (valid: $(catalog_configs | one_line))"; return; }
+	catalog_is_config "$2" || st_bad "$1" "not a config (valid: $(catalog_configs | one_line))"
 }
 
 # st_check_views: "all" stands for every view.
@@ -666,9 +682,9 @@ st_check_view_states0() {
 # st_view_list: the views VIEWS names, once checked (all of them otherwise).
 st_view_list() {
 	if [[ -n ${ST_VAL[VIEWS]:-} && ${ST_VAL[VIEWS]} != all ]]; then
-		tr ' ' '\n' <<<"${ST_VAL[VIEWS]}" | awk 'NF && !s[$0]++' | catalog_line
+		tr ' ' '\n' <<<"${ST_VAL[VIEWS]}" | awk 'NF && !s[$0]++' | one_line
 	else
-		catalog_views | catalog_line
+		catalog_views | one_line
 	fi
 }
 
@@ -687,7 +703,7 @@ st_read_views() {
 
 st_view_states_all() {
 	local v
-	for v in $(st_view_list); do printf '%s\n' "${ST_VIEW[$v:STATES]:-}"; done | tr ' ' '\n' | awk 'NF && !s[$0]++' | catalog_line
+	for v in $(st_view_list); do printf '%s\n' "${ST_VIEW[$v:STATES]:-}"; done | tr ' ' '\n' | awk 'NF && !s[$0]++' | one_line
 }
 
 # st_check_jobfile: a name in bench/plan/jobs or the path of a .job file; the
@@ -700,7 +716,7 @@ st_check_jobfile() {
 	elif [[ $v == *.job && -f $v && -r $v ]]; then
 		ST_OUT=$(cd "$(dirname "$v")" && pwd -P)/$(basename "$v")
 	else
-		st_bad "$n" "unknown job file (valid: $(catalog_job_files | catalog_line), or the path of a readable .job file)"
+		st_bad "$n" "unknown job file (valid: $(catalog_job_files | one_line), or the path of a readable .job file)"
 	fi
 }
 
@@ -721,11 +737,13 @@ st_abs() {
 }
 
 # st_writable DIR: a directory can be made in DIR now (access(2) says yes
-# to root on /proc, so make one and remove it at once).
+# to root on /proc, so make one and remove it at once; named by this shell
+# and a random number, not by mktemp in a subshell: it runs on every
+# command).
 st_writable() {
-	local probe
+	local probe=$1/.bib-probe.$BASHPID.$SRANDOM
 	[[ -d $1 && -w $1 && -x $1 ]] || return 1
-	probe=$(mktemp -d "$1/.bib-probe.XXXXXX" 2>/dev/null) || return 1
+	mkdir "$probe" 2>/dev/null || return 1
 	rmdir "$probe"
 }
 
@@ -944,7 +962,7 @@ st_cross_matrix() {
 		for c in ${ST_VAL[CONFIGS]}; do
 			catalog_has_feature "$c" || continue
 			catalog_config_has "$c" "$sym" ||
-				st_bad STATES "state $s needs $sym, which config $c lacks (configs with it: $(catalog_configs_with "$sym" | catalog_line))"
+				st_bad STATES "state $s needs $sym, which config $c lacks (configs with it: $(catalog_configs_with "$sym" | one_line))"
 		done
 	done
 }
@@ -1053,7 +1071,7 @@ st_cross() {
 	[[ $ST_DRIVER != perf ]] || ! st_reads FIO_IOS || [[ ${ST_VAL[FIO_IOS]} != 0 ]] ||
 		st_bad FIO_IOS "out of range: perf runs the counted fio job, want a whole number from 1 to 1000000000"
 	[[ $ST_DRIVER != fuzz ]] || ! st_reads CONFIG || catalog_is_feature_config "${ST_VAL[CONFIG]}" ||
-		st_bad CONFIG "has no error injection to fuzz (configs with it: $(catalog_feature_configs | catalog_line))"
+		st_bad CONFIG "has no error injection to fuzz (configs with it: $(catalog_feature_configs | one_line))"
 	st_reads RUN_ID && st_cross_run_id
 	st_reads CC && st_cross_toolchain
 	st_reads ACCEL && st_cross_accel
@@ -1071,7 +1089,7 @@ st_fill_defaults() {
 		ST_FROM[CCACHE_DIR]="CACHE"
 	fi
 	if st_reads JOBS && [[ ${ST_VAL[JOBS]} == auto ]]; then
-		ST_VAL[JOBS]=$(nproc)
+		host_cores 'ST_VAL[JOBS]'
 		ST_FROM[JOBS]="auto: the host's cores"
 	fi
 	for name in SERIES MUTANT_SERIES; do
@@ -1123,7 +1141,7 @@ settings_resolve() {
 	st_init "${1:-}" "$parent"
 	shift || true
 	if ! st_driver_known; then
-		printf 'error: unknown driver %s (valid: %s)\n' "'$ST_DRIVER'" "$(settings_drivers | catalog_line)" >&2
+		printf 'error: unknown driver %s (valid: %s)\n' "'$ST_DRIVER'" "$(settings_drivers | one_line)" >&2
 		return 2
 	fi
 	for n in $only; do
@@ -1184,7 +1202,7 @@ st_plan_views() {
 		done
 		configs+=" ${ST_VIEW[$v:CONFIGS]:-${ST_VAL[CONFIGS]}}"
 	done
-	printf 'VIEWS_CONFIGS=%s\n' "$(tr ' ' '\n' <<<"$configs" | awk 'NF && !s[$0]++' | catalog_line)"
+	printf 'VIEWS_CONFIGS=%s\n' "$(tr ' ' '\n' <<<"$configs" | awk 'NF && !s[$0]++' | one_line)"
 }
 
 # settings_recipe VIEW KEY: KEY of VIEW's recipe (bench/plan/views/

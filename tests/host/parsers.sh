@@ -188,12 +188,14 @@ bad_input() {
 	check "$name: prints no row" test ! -s "$SCRATCH/out"
 }
 
-# broken_copy: bench/collect, bench/lib/metrics.sh and accel.sh copied into the
-# scratch area with fio's p99 reading p50's field (a parser bug).
+# broken_copy: bench/collect, bench/lib/metrics.sh, accel.sh and its
+# cores.sh copied into the scratch area with fio's p99 reading p50's field
+# (a parser bug).
 broken_copy() {
 	mkdir -p "$SCRATCH/broken/bench/lib"
 	cp -r "$REPO_DIR/bench/collect" "$SCRATCH/broken/bench/"
-	cp "$REPO_DIR/bench/lib/metrics.sh" "$REPO_DIR/bench/lib/accel.sh" "$SCRATCH/broken/bench/lib/"
+	cp "$REPO_DIR/bench/lib/metrics.sh" "$REPO_DIR/bench/lib/accel.sh" "$REPO_DIR/bench/lib/cores.sh" \
+		"$SCRATCH/broken/bench/lib/"
 	# shellcheck disable=SC2016 # jq's $pc, not the shell's
 	sed -i 's/\$pc\["99.000000"\]/$pc["50.000000"]/' "$SCRATCH/broken/bench/collect/fio-rows.jq"
 	! cmp -s "$REPO_DIR/bench/collect/fio-rows.jq" "$SCRATCH/broken/bench/collect/fio-rows.jq"
