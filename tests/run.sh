@@ -308,15 +308,15 @@ stage_times() {
 		s=$(cat "$STAGES/$i.start") e=$(cat "$STAGES/$i.end")
 		printf '  %-34s %6d  %5d-%d\n' "${STAGE_NAMES[i]}" "$((e - s))" "$((s - t0))" "$((e - t0))"
 	done
-	printf '  %-34s %6d\n' "make test" "$(($(date +%s) - t0))"
+	printf '  %-34s %6d\n' "make test" "$((EPOCHSECONDS - t0))"
 }
 
 main() {
 	local cfg t0 on_built='' prev=''
-	t0=$(date +%s)
+	t0=$EPOCHSECONDS
 	log "tests: host checks (make check)"
 	host_checks
-	HOST_END=$(date +%s)
+	HOST_END=$EPOCHSECONDS
 	# the guest's image made once, before boots share it
 	"$BENCH_DIR/vm/image.sh" base >/dev/null
 	for cfg in $TEST_CONFIGS; do

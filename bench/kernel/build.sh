@@ -471,13 +471,13 @@ build_one() {
 		log "$label: up to date ($out)"
 		return
 	fi
-	t0=$(date +%s)
+	t0=$EPOCHSECONDS
 	rm -f "$out/.blkinject-stamp"
 	configure_config "$label" "$cfg" "$src" "$out"
 	seed_build "$label" "$cfg" "$tree" "$src" "$out"
 	make_kernel "$src" "$out" "$label"
 	printf '%s\n' "$stamp" >"$out/.blkinject-stamp"
-	log "$label: built in $(($(date +%s) - t0))s: $out/arch/x86/boot/bzImage"
+	log "$label: built in $((EPOCHSECONDS - t0))s: $out/arch/x86/boot/bzImage"
 }
 
 cmd_build() {
@@ -560,7 +560,7 @@ cmd_check() {
 	printf 'CONFIG_BLOCK=y\nCONFIG_DEBUG_FS=y\nCONFIG_BLK_ERROR_INJECTION=y\n' >"$frag/i386.config"
 	printf 'CONFIG_BLOCK=y\nCONFIG_DEBUG_FS=y\n' >"$frag/i386-nofeature.config"
 	for ((i = 1; i <= n; i++)); do
-		t0=$(date +%s)
+		t0=$EPOCHSECONDS
 		log "[prefix $i/$n] ${patches[i - 1]##*/}"
 		sync_tree "$src" "${patches[@]:0:i}"
 		with=("${patches[@]:0:i}")
@@ -575,7 +575,7 @@ cmd_check() {
 		sync_tree "$src" "${with[@]}"
 		check_build "[prefix $i/$n, JUMP_LABEL=n]" "$src" "$root/check-nojl" x86_64 \
 			"$BENCH_DIR/kernel/configs/common.config" "$frag/on$feature.config" "$frag/nojl.config"
-		log "[prefix $i/$n] built three ways in $(($(date +%s) - t0))s"
+		log "[prefix $i/$n] built three ways in $((EPOCHSECONDS - t0))s"
 	done
 	for p in "$PATCH_DIR"/ablation/*.patch "$PATCH_DIR"/instrument/*.patch; do
 		log "[not for merging] ${p#"$PATCH_DIR"/} applies on the series"
@@ -629,15 +629,15 @@ cmd_objects() {
 	stamp="$(cat "$src/.blkinject-patches") $(build_inputs_hash "$cfg")"
 	if ! [[ -f $out/.blkinject-stamp && $(cat "$out/.blkinject-stamp") == "$stamp" ]] &&
 		! [[ -f $out/.blkinject-objects && $(cat "$out/.blkinject-objects") == "$stamp" ]]; then
-		t0=$(date +%s)
+		t0=$EPOCHSECONDS
 		rm -f "$out/.blkinject-objects"
 		configure_config "$cfg" "$cfg" "$src" "$out"
-		log "$cfg: configured in $(($(date +%s) - t0))s; make prepare"
-		t0=$(date +%s)
+		log "$cfg: configured in $((EPOCHSECONDS - t0))s; make prepare"
+		t0=$EPOCHSECONDS
 		make -C "$src" O="$out" -j"$JOBS" CC="ccache gcc" prepare >"$out/prepare.log" 2>&1 ||
 			die_with_log "$cfg: make prepare failed" "$out/prepare.log"
 		printf '%s\n' "$stamp" >"$out/.blkinject-objects"
-		log "$cfg: prepared in $(($(date +%s) - t0))s"
+		log "$cfg: prepared in $((EPOCHSECONDS - t0))s"
 		fresh=1
 	fi
 	for o in "$@"; do
@@ -648,10 +648,10 @@ cmd_objects() {
 		[[ $fresh == 0 && -f $out/$o ]] || missing+=("$o")
 	done
 	if [[ ${#missing[@]} -gt 0 ]]; then
-		t0=$(date +%s)
+		t0=$EPOCHSECONDS
 		make -C "$src" O="$out" -j"$JOBS" CC="ccache gcc" "${missing[@]}" >"$out/objects.log" 2>&1 ||
 			die_with_log "$cfg: compiling ${missing[*]} failed" "$out/objects.log"
-		log "$cfg: compiled ${missing[*]} in $(($(date +%s) - t0))s"
+		log "$cfg: compiled ${missing[*]} in $((EPOCHSECONDS - t0))s"
 	fi
 	for o in "${built[@]}"; do
 		printf '%s/%s\n' "$out" "$o"

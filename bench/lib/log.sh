@@ -6,7 +6,7 @@
 # log_init: the job's start BENCH_T0 (a driver's, inherited by the
 # scripts it runs) and STEP_TIMES in the cache; after cache_init.
 log_init() {
-	BENCH_T0=${BENCH_T0:-$(date +%s)}
+	BENCH_T0=${BENCH_T0:-$EPOCHSECONDS}
 	export BENCH_T0
 	STEP_TIMES=$CACHE/step-times
 }
@@ -14,7 +14,7 @@ log_init() {
 # Print a progress line prefixed with the elapsed time of this job.
 log() {
 	local now
-	now=$(date +%s)
+	now=$EPOCHSECONDS
 	printf '[%4ds] %s\n' $((now - BENCH_T0)) "$*" >&2
 }
 
@@ -60,7 +60,7 @@ job_plan_replace() {
 # job_step KEY LABEL: the previous step of this job is done, KEY starts.
 job_step() {
 	local key=$1 label=$2 now elapsed k n left_est eta
-	now=$(date +%s)
+	now=$EPOCHSECONDS
 	job_step_end "$now"
 	elapsed=$((now - BENCH_T0))
 	if [[ -z ${JOB_PLAN:-} || ! -f $JOB_PLAN ]]; then
@@ -81,7 +81,7 @@ job_step() {
 
 # job_step_end [NOW]: the running step is done; remember how long it took.
 job_step_end() {
-	local now=${1:-$(date +%s)} key t
+	local now=${1:-$EPOCHSECONDS} key t
 	[[ -n ${JOB_PLAN:-} && -f $JOB_PLAN.current ]] || return 0
 	read -r key t <"$JOB_PLAN.current"
 	rm -f "$JOB_PLAN.current"

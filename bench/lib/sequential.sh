@@ -35,7 +35,7 @@ seq_round_fits() {
 	local start=$1 done=$2 next=$3 budget now
 	budget=$((REPEATS_MINUTES * 60))
 	((budget > 0)) || return 0
-	now=$(date +%s)
+	now=$EPOCHSECONDS
 	((now - start + (now - start) * next / (done > 0 ? done : 1) <= budget))
 }
 
@@ -57,7 +57,7 @@ series_rounds() {
 	: >"$out/pieces/base/boots.txt"
 	: >"$out/pieces/new/boots.txt"
 	matrix_rows | awk -v n="$first" '{ print $1, $2, n }' >"$out/next"
-	start=$(date +%s)
+	start=$EPOCHSECONDS
 	log "compare-series: $ACCEL: $first boots a side a row${design:+, then up to $max for rows still undecided}$( ((REPEATS_MINUTES == 0)) || echo " within $REPEATS_MINUTES minutes")"
 	while [[ -s $out/next ]]; do
 		mapfile -t todo < <(seq_targets "$out/next")
@@ -78,7 +78,7 @@ series_rounds() {
 		[[ -n $design ]] || break
 		rm -f "$out/next"
 		{
-			printf '=== look after round %d: %d boots, %d s ===\n' "$round" "$boots" "$(($(date +%s) - start))"
+			printf '=== look after round %d: %d boots, %d s ===\n' "$round" "$boots" "$((EPOCHSECONDS - start))"
 			# its status is the final gate's business (compare.sh), its
 			# complaints go to the log
 			mapfile -t words < <(seq_args "$design")
@@ -89,11 +89,11 @@ series_rounds() {
 		round=$((round + 1))
 	done
 	rm -f "$out/next"
-	log "compare-series: $boots boots in $(($(date +%s) - start)) s, $((round > 1 ? round - 1 : 1)) rounds"
+	log "compare-series: $boots boots in $((EPOCHSECONDS - start)) s, $((round > 1 ? round - 1 : 1)) rounds"
 	for r in base new; do
 		meta_set "$out/$r" SEQUENTIAL "$design"
 		meta_set "$out/$r" BOOTS_DONE "$(wc -l <"$out/pieces/$r/boots.txt")"
-		meta_set "$out/$r" BOOT_SECONDS "$(($(date +%s) - start))"
+		meta_set "$out/$r" BOOT_SECONDS "$((EPOCHSECONDS - start))"
 	done
 }
 
@@ -145,14 +145,14 @@ seq_piece() {
 	ksrc=${SIDE_SRC[$side]%%|*} series=${SIDE_SRC[$side]#*|}
 	src=("SERIES=$series")
 	[[ -z $ksrc ]] || src+=("KSRC=$ksrc")
-	t0=$(date +%s)
+	t0=$EPOCHSECONDS
 	plan_call bench "${src[@]}" RESULTS_ROOT="$out/pieces/$side" RUN_ID="$id" \
 		REPEATS="$max" BOOTS=per-state -- "$BENCH_DIR/run/bench.sh" --job "$id" \
 		>/dev/null 2>"$out/pieces/$side/$id.log" || status=$?
 	[[ -f $out/pieces/$side/$id/runs.csv ]] ||
 		die "$side $id: bench.sh --job wrote no runs.csv (exit $status): $(tail -n 3 "$out/pieces/$side/$id.log")"
 	echo "$id" >>"$out/pieces/$side/boots.txt"
-	log "compare-series: $side $cfg/$state repeat $r: $(($(date +%s) - t0)) s$( ((status == 0)) || echo ", exit $status (its rows are marked failed)")"
+	log "compare-series: $side $cfg/$state repeat $r: $((EPOCHSECONDS - t0)) s$( ((status == 0)) || echo ", exit $status (its rows are marked failed)")"
 }
 
 # seq_join OUT SIDE: OUT/SIDE/runs.csv and meta.json from SIDE's pieces,

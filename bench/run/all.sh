@@ -80,7 +80,7 @@ main() {
 	job_step report "report"
 	"$BENCH_DIR/report/report.sh" "$dir"
 	job_step_end
-	log "main job: done in $(fmt_eta $(($(date +%s) - BENCH_T0))), see $dir/report.md"
+	log "main job: done in $(fmt_eta $((EPOCHSECONDS - BENCH_T0))), see $dir/report.md"
 	print_verdict "$dir"
 	return "$status"
 }

@@ -367,7 +367,7 @@ run_boots() {
 		printf '%s#%s %s\n' "$(boot_key "$cfg" "$states")" "$seq" "$(boot_estimate "$cfg" "$states")"
 	done | job_plan_replace bench
 	log "bench: $# of $n boots under $ACCEL_USED into $dir"
-	BOOTS_T0=$(date +%s)
+	BOOTS_T0=$EPOCHSECONDS
 	prepare_boots "$@"
 	metrics_load "$(benchstat_bin)"
 	BOOTS_PLANNED=$n boot_lines "$dir" first_label "$@"
@@ -455,7 +455,7 @@ more_rounds() {
 		join_rows "$dir"
 		rm -f "$dir/next"
 		{
-			printf '=== look after round %d: %d boots, %d s ===\n' $((round - 1)) "${#BOOTED[@]}" $(($(date +%s) - start))
+			printf '=== look after round %d: %d boots, %d s ===\n' $((round - 1)) "${#BOOTED[@]}" $((EPOCHSECONDS - start))
 			# its lines on stderr; the summary itself is made at the end
 			{ "$(benchstat_bin)" "${words[@]}" --next "$dir/next" summary --accel "$ACCEL_USED" \
 				--baseline-config "${BASELINE% *}" --baseline-state "${BASELINE#* }" \

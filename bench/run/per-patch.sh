@@ -131,7 +131,7 @@ value() {
 
 main() {
 	local n k series cfg states patches p label labels=() before=() t0 load0
-	t0=$(date +%s)
+	t0=$EPOCHSECONDS
 	load0=$(load_average)
 	mapfile -t patches < <(series_patches "$SERIES_DIR")
 	n=${#patches[@]}
@@ -187,7 +187,7 @@ main() {
 		--arg s "$FEATURE_STATES" --arg base "${labels[0]} key-off" \
 		'.CONFIGS = $c | .STATES = $s | .BASELINE = $base
 		 | .COMMAND = $cmd | .BUILDS = $b[0] | .RUN_ID = $id' "$OUT/rows/p$n/meta.json" >"$OUT/meta.json"
-	meta_set "$OUT" WALL_SECONDS "$(($(date +%s) - t0))"
+	meta_set "$OUT" WALL_SECONDS "$((EPOCHSECONDS - t0))"
 	meta_set "$OUT" LOAD_START "$load0"
 	meta_set "$OUT" LOAD_END "$(load_average)"
 	record_run "$OUT"

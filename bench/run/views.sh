@@ -385,9 +385,9 @@ main() {
 	} | awk 'NF && !s[$0]++' | tr '\n' ' ' | sed 's/ $//')"
 	record_views "$DIR" "${views[@]}"
 	metrics_load "$(benchstat_bin)"
-	t0=$(date +%s)
+	t0=$EPOCHSECONDS
 	for v in "${views[@]}"; do
-		tv=$(date +%s)
+		tv=$EPOCHSECONDS
 		mapfile -t boots < <(view_boots "$v")
 		n=$((${#boots[@]} * REPEATS))
 		k=0
@@ -409,11 +409,11 @@ main() {
 			cat "$DIR"/raw/"$(printf '%03d' "$i")"-*.rows
 			rm -f "$DIR"/raw/"$(printf '%03d' "$i")"-*.rows
 		done >>"$DIR/runs.csv"
-		meta_set "$DIR" "VIEW_SECONDS_$v" "$(($(date +%s) - tv))"
-		log "views: $v done in $(fmt_duration $(($(date +%s) - tv)))"
+		meta_set "$DIR" "VIEW_SECONDS_$v" "$((EPOCHSECONDS - tv))"
+		log "views: $v done in $(fmt_duration $((EPOCHSECONDS - tv)))"
 	done
 	summarise "$DIR"
-	log "views: done in $(fmt_duration $(($(date +%s) - t0))): $DIR"
+	log "views: done in $(fmt_duration $((EPOCHSECONDS - t0))): $DIR"
 	printf '%s\n' "$DIR"
 }
 

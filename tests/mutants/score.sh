@@ -141,7 +141,7 @@ pending() {
 run_mutant() {
 	local id=$1 gen=$2 out=$3 class fail="" t0 cfg test detail k n kills
 	class=$(class_of "$id" "$gen")
-	t0=$(date +%s)
+	t0=$EPOCHSECONDS
 	if [[ -f $out/verdicts/$id ]]; then
 		log "mutant $id ($class): survived on before; on to debug"
 		series_with "$id" "$gen" >/dev/null
@@ -192,7 +192,7 @@ run_mutant() {
 
 # verdict OUT ID VERDICT CONFIG TEST DETAIL T0: the mutant's verdict file.
 verdict() {
-	printf '%s\t%s\t%s\t%s\t%ss\n' "$3" "$4" "$5" "$6" "$(($(date +%s) - $7))" >"$1/verdicts/$2"
+	printf '%s\t%s\t%s\t%s\t%ss\n' "$3" "$4" "$5" "$6" "$((EPOCHSECONDS - $7))" >"$1/verdicts/$2"
 	log "mutant $2: $3${5:+ by $5 on $4}"
 }
 
@@ -226,7 +226,7 @@ summary() {
 main() {
 	local out=$MUTANT_OUT gen id ran=0 bad=0 t0
 	local -a ids
-	t0=$(date +%s)
+	t0=$EPOCHSECONDS
 	[[ -n $out ]] || out=$(results_root)/$(date +%Y%m%d-%H%M%S)-mutants
 	gen=$out/mutants
 	mkdir -p "$out/verdicts" "$out/logs"
@@ -258,7 +258,7 @@ main() {
 		summary "$gen" "$out"
 	done
 	summary "$gen" "$out"
-	printf '%s\n' "$(($(date +%s) - t0))" >>"$out/wall-seconds"
+	printf '%s\n' "$((EPOCHSECONDS - t0))" >>"$out/wall-seconds"
 	cat "$out/summary.md"
 	grep -q '| survived |' <(sed -n '/^| mutant /,$p' "$out/summary.md") && bad=1
 	return "$bad"
