@@ -237,13 +237,13 @@ ROW=$SCRATCH/row
 # before they can refuse take minutes on a loaded machine.
 check() {
 	local want=$1 text=$2 cmd=$3 got=0 out d made=''
-	mkdir -p "$ROW/tmp"
-	out=$(cd "$REPO_DIR" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u MAKEOVERRIDES -u BIB_PLAN \
-		CACHE="$ROW/cache" TMPDIR="$ROW/tmp" BENCH_T0='' timeout "${CHECK_LIMIT:-60}" bash -c "$cmd" 2>&1 </dev/null) || got=$?
+	[[ -d $ROW/tmp ]] || mkdir -p "$ROW/tmp"
+	out=$(cd "$REPO_DIR" && unset MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES BIB_PLAN &&
+		CACHE="$ROW/cache" TMPDIR="$ROW/tmp" BENCH_T0='' exec timeout "${CHECK_LIMIT:-60}" bash -c "$cmd" 2>&1 </dev/null) || got=$?
 	for d in src ksrc trees variants build; do
 		[[ ! -e $ROW/cache/$d ]] || made+=" $d"
 	done
-	made+=$(tmp_left)
+	tmp_left made
 	if [[ $got == "$want" && $out == *"$text"* && -z $made ]]; then
 		printf 'ok    exit %s  %s\n' "$got" "$cmd"
 	else
@@ -266,23 +266,28 @@ fakes() {
 	done
 }
 
-# tmp_left: " TMPDIR/NAME" for each file a row's command left in its
-# TMPDIR (a temporary file left behind is a trace on the host), then the
-# TMPDIR removed.
+# tmp_left VAR: " TMPDIR/NAME" added to VAR for each file a row's command
+# left in its TMPDIR (a temporary file left behind is a trace on the
+# host), each then removed.  By the shell's globs: it runs for every row.
 tmp_left() {
-	find "$ROW/tmp" -mindepth 1 -maxdepth 1 -printf ' TMPDIR/%f'
-	rm -rf "$ROW/tmp"
+	local -n tmp_left_var=$1
+	local f
+	for f in "$ROW/tmp"/* "$ROW/tmp"/.[!.]* "$ROW/tmp"/..?*; do
+		[[ -e $f || -L $f ]] || continue
+		tmp_left_var+=" TMPDIR/${f##*/}"
+		rm -rf "$f"
+	done
 }
 
 # run_row COMMAND: COMMAND's output and, last, its status, as a user runs
 # it (no make around it) with the fakes first on PATH and the row's roots.
 run_row() {
-	local got=0 out left
-	mkdir -p "$ROW/tmp"
-	out=$(cd "$REPO_DIR" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u MAKEOVERRIDES -u BIB_PLAN \
+	local got=0 out left=''
+	[[ -d $ROW/tmp ]] || mkdir -p "$ROW/tmp"
+	out=$(cd "$REPO_DIR" && unset MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES BIB_PLAN &&
 		PATH="$SCRATCH/fake:$PATH" CACHE="$ROW/cache" RESULTS_ROOT="$ROW/results" BENCH_T0='' \
-		TMPDIR="$ROW/tmp" FAKE_LOG="$ROW/fake.log" timeout "${CHECK_LIMIT:-60}" bash -c "$1" 2>&1 </dev/null) || got=$?
-	left=$(tmp_left)
+		TMPDIR="$ROW/tmp" FAKE_LOG="$ROW/fake.log" exec timeout "${CHECK_LIMIT:-60}" bash -c "$1" 2>&1 </dev/null) || got=$?
+	tmp_left left
 	[[ -z $left ]] || got="$got, left in$left"
 	printf '%s\n%s\n' "$out" "$got"
 }
@@ -375,8 +380,8 @@ check_needs_cache() {
 in_row() {
 	local n=$1
 	shift
-	while (($(jobs -rp | wc -l) >= $(nproc))); do wait -n || true; done
-	mkdir -p "$SCRATCH/rows/$n"
+	bg_slot
+	mkdir -p "$SCRATCH/rows/$n/tmp"
 	(ROW=$SCRATCH/rows/$n && "$@" >"$ROW/out" 2>&1) &
 }
 

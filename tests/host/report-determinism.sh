@@ -31,7 +31,6 @@ help_answer "$0" "$@"
 # shellcheck source=tests/lib/assert.sh
 . "$(dirname "$0")/../lib/assert.sh"
 scratch_init
-WORKERS=$(nproc)
 
 # committed_runs: results/<run> of every run with a committed report.md
 committed_runs() {
@@ -144,11 +143,12 @@ main() {
 	export CACHE=${CACHE:-$REPO_DIR/.cache}
 	mkdir -p "$CACHE/tools"
 	make -s -C "$REPO_DIR/bench/stats" OUT="$CACHE/tools" "$CACHE/tools/benchstat"
-	# the runs WORKERS at a time, each made once, the hash by turns in its kind
+	# the runs the host's cores' worth at a time (bg_slot), each made once,
+	# the hash by turns in its kind
 	for run in "${runs[@]}"; do
 		k=$(kind "$run")
 		seen[$k]=$((${seen[$k]:-0} + 1))
-		while [[ $(jobs -pr | wc -l) -ge $WORKERS ]]; do wait -n || :; done
+		bg_slot
 		check_run "$run" "${hashes[(${seen[$k]} - 1) % 2]}" "${hashes[${seen[$k]} % 2]}" \
 			>"$SCRATCH/${run##*/}.out" 2>&1 &
 	done

@@ -280,9 +280,8 @@ ROWS_END
 )
 
 # run_row DIR COMMAND: run it as a user would, in an empty environment,
-# with CACHE, RESULTS_ROOT and the plan in DIR.
+# with CACHE, RESULTS_ROOT and the plan in DIR (DIR/out and DIR/tmp made).
 run_row() {
-	mkdir -p "$1/tmp"
 	(cd "$REPO" && env -i PATH="$S/fake:$PATH" HOME="$S/home" S="$S" OUT="$1/out/plan" REPO="$REPO" \
 		CACHE="$1/cache" RESULTS_ROOT="$1/results" FAKE_LOG="$1/called" TMPDIR="$1/tmp" \
 		R="$REPO/bench/plan/resolve -o $1/out/plan" M="make -s --no-print-directory" \
@@ -296,7 +295,7 @@ run_row() {
 # "FAIL<tab>NAME<tab>DETAIL" into DIR/result.
 row() {
 	local dir=$1 want=$2 text=${3//__S__/$S} cmd=$4 got=0 out name
-	mkdir -p "$dir/out"
+	mkdir -p "$dir/out" "$dir/tmp"
 	out=$(run_row "$dir" "$cmd") || got=$?
 	[[ $want != 0 || ! -f $dir/out/plan ]] || out=$(cat "$dir/out/plan")
 	name="exit $want, \"${text:0:60}\": $cmd"
@@ -308,7 +307,7 @@ row() {
 		printf 'FAIL\t%s\tit wrote a plan\n' "$name"
 	elif [[ -e $dir/called ]]; then
 		printf 'FAIL\t%s\tit went on to work: %s\n' "$name" "$(tr '\n' ';' <"$dir/called")"
-	elif [[ $want != 0 && -n $(ls -A "$dir/tmp") ]]; then
+	elif [[ $want != 0 ]] && dir_has "$dir/tmp"; then
 		printf 'FAIL\t%s\tit left %s in TMPDIR\n' "$name" "$(find "$dir/tmp" -mindepth 1 -printf '%f ')"
 	else
 		printf 'PASS\t%s\n' "$name"
@@ -321,7 +320,7 @@ rows() {
 	local want text cmd i=0 j verdict name detail
 	while IFS='|' read -r want text cmd; do
 		i=$((i + 1))
-		while (($(jobs -rp | wc -l) >= $(nproc))); do wait -n || true; done
+		bg_slot
 		row "$S/rows/$i" "$want" "$text" "$cmd" &
 	done <<<"$1"
 	wait
@@ -377,7 +376,7 @@ check_every_driver() {
 	local d got
 	for d in $("$REPO/bench/plan/resolve" --drivers); do
 		got=0
-		mkdir -p "$S/d/out"
+		mkdir -p "$S/d/out" "$S/d/tmp"
 		run_row "$S/d" "\$R $d" >/dev/null || got=$?
 		case $d in
 		compare | plots | report | disasm) check "$d with no run to work on is refused (exit 2)" test "$got" == 2 ;;

@@ -5,6 +5,8 @@
 
 # shellcheck source=bench/lib/help.sh
 . "${BASH_SOURCE[0]%/*}/../../bench/lib/help.sh"
+# shellcheck source=bench/lib/cores.sh
+. "${BASH_SOURCE[0]%/*}/../../bench/lib/cores.sh"
 
 passed=0
 failed=0
@@ -17,6 +19,28 @@ check() {
 	local name=$1
 	shift
 	if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+# dir_has DIR: DIR has an entry, hidden ones too (by globs, not ls).
+dir_has() {
+	local f
+	for f in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+		[[ ! -e $f && ! -L $f ]] || return 0
+	done
+	return 1
+}
+
+# bg_slot: call before starting a row in the background: waits until fewer
+# than the host's cores' worth of the rows started so run (counted here:
+# "jobs | wc" and nproc were four processes a row).
+BG_RUNNING=0
+bg_slot() {
+	[[ -n ${BG_CORES:-} ]] || host_cores BG_CORES
+	while ((BG_RUNNING >= BG_CORES)); do
+		wait -n || true
+		BG_RUNNING=$((BG_RUNNING - 1))
+	done
+	BG_RUNNING=$((BG_RUNNING + 1))
 }
 
 finish() {
