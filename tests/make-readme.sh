@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes the tables of tests in tests/README.md from what each test
 # declares: a guest test in tests/block (tests/lib/rc) its DESCRIPTION,
-# what its requires() checks, and OWN_BOOT=1; a host test in tests/host
+# what its requires() checks, and FRESH_BOOT=1; a host test in tests/host
 # (tests/lib/host.sh) its DESCRIPTION and what its requires() checks.
 # Each table sits between two marker lines, and nothing else in the file
 # changes.
@@ -29,7 +29,7 @@ die() {
 	exit 1
 }
 
-# declared SHELL LIB DECLS TEST_FILE...: "NAME|DESCRIPTION|NEEDS|OWN_BOOT"
+# declared SHELL LIB DECLS TEST_FILE...: "NAME|DESCRIPTION|NEEDS|FRESH_BOOT"
 # a line, one a test: its declarations (DECLS, a function of LIB, prints
 # them) run by SHELL with the tests' helpers from LIB, the _have_* ones
 # only listing what they check (REQUIRES_LIST=1).  No test runs here; one
@@ -44,7 +44,7 @@ declared() {
 		shift 2
 		for t in "$@"; do
 			requires() { :; }
-			DESCRIPTION= OWN_BOOT=
+			DESCRIPTION= FRESH_BOOT=
 			eval "$("$decls" "$t")"
 			needs=
 			while IFS= read -r l; do
@@ -52,7 +52,7 @@ declared() {
 			done <<NEEDS
 $(REQUIRES_LIST=1 requires)
 NEEDS
-			printf "%s|%s|%s|%s\n" "${t##*/}" "$DESCRIPTION" "$needs" "$OWN_BOOT"
+			printf "%s|%s|%s|%s\n" "${t##*/}" "$DESCRIPTION" "$needs" "$FRESH_BOOT"
 		done
 	' "$shell" "$lib" "$decls" "$@"
 }
@@ -63,9 +63,9 @@ has_description() {
 	grep -q '^DESCRIPTION="[^"|]*"$' "$1" || die "$2"
 }
 
-# table: the Markdown table, one row a guest test, in the order they run.
+# table: the Markdown table, one row a guest test, in the order of their files.
 table() {
-	local t name desc needs own
+	local t name desc needs fresh boot
 	local -a tests=()
 	printf '%s\n' "$BEGIN_MARK"
 	printf '| test | what it checks | not run without | boot |\n'
@@ -75,9 +75,9 @@ table() {
 		has_description "$t" "${t##*/}: no DESCRIPTION=\"one line, no |\" before it sources ../lib/rc"
 		tests+=("$t")
 	done
-	while IFS='|' read -r name desc needs own; do
-		[[ $own == 1 ]] && own='its own' || own='shared'
-		printf '| [%s](block/%s) | %s | %s | %s |\n' "$name" "$name" "$desc" "${needs:-–}" "$own"
+	while IFS='|' read -r name desc needs fresh; do
+		[[ $fresh == 1 ]] && boot='fresh: first in its boot' || boot='shared'
+		printf '| [%s](block/%s) | %s | %s | %s |\n' "$name" "$name" "$desc" "${needs:-–}" "$boot"
 	done < <(declared sh "$TESTS_DIR/lib/rc" _declarations "${tests[@]}")
 	printf '%s\n' "$END_MARK"
 }
@@ -85,7 +85,7 @@ table() {
 # host_table: the Markdown table of the host tests, one row a test, in the
 # order tests/check.sh numbers them.
 host_table() {
-	local t name desc needs own
+	local t name desc needs _
 	local -a tests=()
 	printf '%s\n' "$HOST_BEGIN_MARK"
 	printf '| test | what it checks | not run without |\n'
@@ -94,7 +94,7 @@ host_table() {
 		has_description "$t" "host/${t##*/}: no DESCRIPTION=\"one line, no |\" near its top"
 		tests+=("$t")
 	done
-	while IFS='|' read -r name desc needs own; do
+	while IFS='|' read -r name desc needs _; do
 		printf '| [%s](host/%s) | %s | %s |\n' "${name%.sh}" "$name" "$desc" "${needs:-–}"
 	done < <(declared bash "$TESTS_DIR/lib/host.sh" _host_declarations "${tests[@]}")
 	printf '%s\n' "$HOST_END_MARK"

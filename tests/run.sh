@@ -7,8 +7,9 @@
 #                        time, in TEST_CONFIGS' order, at a lower priority
 #                        than the boots beside it
 #   CONFIG guest tests   the tests of tests/block that share a boot, once
-#   CONFIG own boots     CONFIG is built; the tests with OWN_BOOT=1, each
-#                        in a boot of its own, beside the shared boot
+#   CONFIG own boots     CONFIG is built; the tests with FRESH_BOOT=1
+#                        after the first (which leads the shared boot),
+#                        each in a boot of its own, beside the shared boot
 #   runner, lab,         with on in TEST_CONFIGS, once on is built: the
 #   compare-series       runner's checks, the lab's tests and the
 #                        compare-series test (tests/README.md)

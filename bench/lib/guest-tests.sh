@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # Running the guest tests (tests/block) in QEMU, for make test
 # (tests/run.sh), make coverage (bench/run/coverage.sh, on the gcov config)
-# and the mutants (tests/mutants/run.sh): one boot for the tests that can
-# share one, one for each test that declares OWN_BOOT=1; a line per test
+# and the mutants (tests/mutants/run.sh): one boot for the tests, led by
+# the first that declares FRESH_BOOT=1, and one for each other such test;
+# a line per test
 # (result), and a failed test's output, dmesg and status brought back as
 # files, as blktests keeps NNN.out.bad.  Needs bench/lib/lib.sh (lib_init
 # done).  Sourcing it defines functions and nothing else; a caller counts
@@ -45,12 +46,16 @@ failed_files_dir() {
 	printf '%s/%s\n' "${TEST_RESULTS:-$GUEST_TESTS_DIR/results}" "$1"
 }
 
-# own_boot TEST: TEST declares OWN_BOOT=1 (a line of its file, read here,
-# not run): it gets a boot of its own.  Some reports come once per boot (a
-# WARN_ONCE, KASAN's first report, lockdep turning itself off), so a test
-# that must see one cannot share its boot with tests that may spend it.
-own_boot() {
-	grep -qx 'OWN_BOOT=1' "$GUEST_TESTS_DIR/block/$1"
+# fresh_boot TEST: TEST declares FRESH_BOOT=1 (a line of its file, read
+# here, not run): no test runs before it in its boot.  Some reports come
+# once per boot (a WARN_ONCE, KASAN's first report, lockdep turning itself
+# off), so a test that must see one cannot come after tests that may
+# spend it.  Tests after it are no such risk: the runner checks the
+# kernel log after each test.  The first such test leads the shared boot
+# (a boot of its own cost a whole boot, 54 s of CPU on on, 71 s on
+# debug); any other gets a boot of its own.
+fresh_boot() {
+	grep -qx 'FRESH_BOOT=1' "$GUEST_TESTS_DIR/block/$1"
 }
 
 # selected_tests: the guest tests to run, TESTS or every one, in order.
@@ -67,28 +72,32 @@ selected_tests() {
 }
 
 # own_boot_dir CONFIG: where the runs of the tests with a boot of their
-# own go, one directory each (bench/run/coverage.sh reads them too).
+# own (the second FRESH_BOOT=1 test on) go, one directory each
+# (bench/run/coverage.sh reads them too).
 own_boot_dir() {
 	printf '%s/test-runs/%s-own\n' "$CACHE" "$1"
 }
 
 # run_guest_tests CONFIG [shared|own]: boot once for the tests that share
-# a boot, then once for each test that declares OWN_BOOT=1; report each
-# test.  With "shared" or "own", only those boots (tests/run.sh runs the
-# two at once).
+# a boot (the first FRESH_BOOT=1 test first), then once for each other
+# FRESH_BOOT=1 test; report each test.  With "shared" or "own", only those
+# boots (tests/run.sh runs the two at once).
 run_guest_tests() {
-	local cfg=$1 which=${2:-both} name
+	local cfg=$1 which=${2:-both} name lead=''
 	local -a shared=() own=()
 	[[ $which == shared ]] || rm -rf "$(own_boot_dir "$cfg")"
 	while read -r name; do
 		if [[ ! -f $GUEST_TESTS_DIR/block/$name || $name == *.out ]]; then
 			[[ $which == own ]] || result "$cfg/$name" FAIL "(no such test)"
-		elif own_boot "$name"; then
-			own+=("$name")
-		else
+		elif ! fresh_boot "$name"; then
 			shared+=("$name")
+		elif [[ -z $lead ]]; then
+			lead=$name
+		else
+			own+=("$name")
 		fi
 	done < <(selected_tests)
+	[[ -z $lead ]] || shared=("$lead" ${shared[@]+"${shared[@]}"})
 	[[ $which != own ]] || shared=()
 	[[ $which != shared ]] || own=()
 	[[ ${#shared[@]} -eq 0 ]] || guest_boot "$cfg" "$CACHE/test-runs/$cfg" "${shared[@]}"

@@ -94,7 +94,7 @@ without_counts() {
 }
 
 # capture_test_boots INFO: the counts of every boot run_guest_tests made
-# (the shared one, and one per test declaring OWN_BOOT=1), summed.
+# (the shared one, and one per FRESH_BOOT=1 test after the first), summed.
 capture_test_boots() {
 	local info=$1 log n=0 adds=()
 	for log in "$CACHE/test-runs/$COVERAGE_CONFIG/result.log" \

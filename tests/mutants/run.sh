@@ -31,7 +31,7 @@ help_option_setting "$0" -o MUTANT_OUT out_setting "$@"
 shift $((OPTIND - 1))
 tool_start mutants 'CACHE KSRC SERIES TEST_TIMEOUT RESULTS_ROOT MUTANT_CONFIG MUTANT_SERIES MUTANT_OUT MUTANT_KEEP_BUILDS' \
 	${out_setting[@]+"${out_setting[@]}"} -- "$0" "$@"
-# run_guest_tests and own_boot
+# run_guest_tests
 # shellcheck source=bench/lib/guest-tests.sh
 . "$BENCH_DIR/lib/guest-tests.sh"
 guest_results_init
@@ -65,13 +65,10 @@ series_dir() {
 	fi
 }
 
-# boot_dir TEST: where run_guest_tests left the boot that ran TEST alone.
+# boot_dir: where run_guest_tests left the boot that ran a test alone
+# (the shared boot's: a FRESH_BOOT=1 test alone leads it).
 boot_dir() {
-	if own_boot "$1"; then
-		printf '%s/%s\n' "$(own_boot_dir "$MUTANT_CONFIG")" "$1"
-	else
-		printf '%s/test-runs/%s\n' "$CACHE" "$MUTANT_CONFIG"
-	fi
+	printf '%s/test-runs/%s\n' "$CACHE" "$MUTANT_CONFIG"
 }
 
 # how FILE CONSOLE: one line on what the test saw: its new output lines
@@ -105,8 +102,8 @@ run_mutant() {
 		txt=$out/$m.$t.txt
 		log "mutant $m: $t"
 		TESTS=$t GUEST_ENV=STRESS_PROGRESS=1 run_guest_tests "$MUTANT_CONFIG" >"$txt" 2>>"$out/$m.build.log" || true
-		{ grep -E "$SPLAT_ERE|Kernel panic" "$(boot_dir "$t")/console.log" | head -n 5
-			grep -o 'eistress: iteration [0-9]* of [0-9]*' "$(boot_dir "$t")/console.log" | tail -n 1
+		{ grep -E "$SPLAT_ERE|Kernel panic" "$(boot_dir)/console.log" | head -n 5
+			grep -o 'eistress: iteration [0-9]* of [0-9]*' "$(boot_dir)/console.log" | tail -n 1
 		} >"$out/$m.$t.console" || true
 		verdict=$(grep -q ' FAIL' "$txt" && echo FAIL || echo PASS)
 		printf '| %s | %s | %s | %s |\n' "$m" "$t" "$verdict" "$(how "$txt" "$out/$m.$t.console")" >>"$out/summary.md"
