@@ -223,12 +223,20 @@ tree_build_dir() {
 	printf '%s\n' "$out"
 }
 
+# One command at a time extracts the source and syncs a tree (CACHE/src/
+# .lock, held until the tree is synced): make test's checkpatch check
+# syncs main beside its first build, and two extractions into one
+# directory would each remove the other's.
 cmd_tree() {
-	local name=$1 patches
+	local name=$1 patches lock
+	mkdir -p "$CACHE/src"
+	exec {lock}>"$CACHE/src/.lock"
+	flock "$lock"
 	ensure_pristine
 	mapfile -t patches < <(tree_patches "$name")
 	log "tree $name: ${#patches[@]} patches"
 	sync_tree "$(tree_dir "$name")" "${patches[@]}"
+	exec {lock}>&-
 }
 
 # Symbols a fragment asks for, as "CONFIG_X=v" lines ("n" for "is not set").
