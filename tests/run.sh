@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
-# The test command (make test): the host checks (tests/check.sh, make
-# check) with the first kernel's build beside them, then the other kernels
-# of TEST_CONFIGS (default: debug on) and the tests that boot them, as a
-# pipeline of stages for the host's cores:
+# The test command (make test): the host checks first (tests/check.sh,
+# make check), then the kernels of TEST_CONFIGS (default: debug on) and
+# the tests that boot them, as a pipeline of stages for the host's cores:
 #
 #   build CONFIG         bench/kernel/build.sh build, one config at a
 #                        time, in TEST_CONFIGS' order, at a lower priority
-#                        than the host checks and the boots beside it
+#                        than the boots beside it
 #   CONFIG guest tests   the tests of tests/block that share a boot, once
 #   CONFIG own boots     CONFIG is built; the tests with FRESH_BOOT=1
 #                        after the first (which leads the shared boot),
@@ -316,6 +315,9 @@ stage_times() {
 main() {
 	local cfg t0 on_built='' prev=''
 	t0=$EPOCHSECONDS
+	log "tests: host checks (make check)"
+	host_checks
+	HOST_END=$EPOCHSECONDS
 	# the guest's image made once, before boots share it
 	"$BENCH_DIR/vm/image.sh" base >/dev/null
 	for cfg in $TEST_CONFIGS; do
@@ -336,13 +338,6 @@ main() {
 	STAGES=$(mktemp -d)
 	# shellcheck disable=SC2064 # STAGES is set now, once
 	trap "rm -rf '$STAGES'" EXIT
-	# The first build runs beside the host checks, below their priority:
-	# each fills the cores the other leaves idle (a build's serial steps,
-	# the checks' last ones); the other stages wait for the checks.
-	start_stage 0
-	log "tests: host checks (make check), beside stage ${STAGE_NAMES[0]}"
-	host_checks
-	HOST_END=$EPOCHSECONDS
 	run_stages
 	stage_times "$t0"
 	if [[ $FAILED -gt 0 ]]; then

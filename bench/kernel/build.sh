@@ -224,9 +224,9 @@ tree_build_dir() {
 }
 
 # One command at a time extracts the source and syncs a tree (CACHE/src/
-# .lock, held until the tree is synced): make test's checkpatch check
-# syncs main beside its first build, and two extractions into one
-# directory would each remove the other's.
+# .lock, held until the tree is synced): two builds started at once, or a
+# build beside the checkpatch check (which syncs main), would each remove
+# the other's extraction.
 cmd_tree() {
 	local name=$1 patches lock
 	mkdir -p "$CACHE/src"
