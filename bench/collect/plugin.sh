@@ -54,19 +54,48 @@ plugin_count() {
 	if [[ -n $2 ]]; then plugin_delta "$1" "$2" "$3" "$4" "$5"; else plugin_field "$1" "$4" "$5"; fi
 }
 
+# plugin_ratios FILE FIRST LAST CALLS FUNC...: "FUNC INSNS/ENTRIES
+# ENTRIES/CALLS" a line (%.4f, as collect_ratio) for each FUNC with
+# entries, counted as plugin_count counts them (over the whole boot: its
+# first line), in FUNC's order.  One awk for every FUNC: a parser runs for
+# each state of each boot, and an awk per count was most of its time.
+plugin_ratios() {
+	local file=$1 first=$2 last=$3 calls=$4
+	shift 4
+	awk -v a="$first" -v b="$last" -v per="$calls" -v funcs="$*" '
+		BEGIN { n = split(funcs, fl, " "); for (i = 1; i <= n; i++) want[fl[i]] = 1 }
+		a != "" && $1 == "mark" { m = $2; next }
+		a != "" && $1 == "end" { m = -1; next }
+		$1 in want {
+			for (i = 2; i <= NF; i++) {
+				split($i, kv, "=")
+				if (kv[1] != "entries" && kv[1] != "insns") continue
+				if (a == "") { if (!(($1, kv[1]) in w)) w[$1, kv[1]] = kv[2] }
+				else if (m == a || m == b) v[$1, kv[1], m] = kv[2]
+			}
+		}
+		function count(f, k) {
+			if (a == "") return ((f, k) in w) ? w[f, k] : ""
+			return ((f, k, a) in v && (f, k, b) in v) ? v[f, k, b] - v[f, k, a] : ""
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				c = count(fl[i], "entries")
+				if (c "" == "" || c "" == "0") continue
+				printf "%s %.4f %.4f\n", fl[i], count(fl[i], "insns") / c, c / per
+			}
+		}' "$file"
+}
+
 collect_plugin() {
-	local prefix=$1 COLLECT_INPUT=$2 ios=$3 runs=$4 first=$5 last=$6 f calls insns
+	local prefix=$1 COLLECT_INPUT=$2 ios=$3 runs=$4 first=$5 last=$6 f per_call per_io
 	shift 6
 	plugin_check "$COLLECT_INPUT"
 	[[ $ios =~ ^[0-9]+$ && $ios -gt 0 ]] || return 0
-	for f in "$@"; do
-		calls=$(plugin_count "$COLLECT_INPUT" "$first" "$last" "$f" entries)
-		insns=$(plugin_count "$COLLECT_INPUT" "$first" "$last" "$f" insns)
-		[[ -n $calls && $calls != 0 ]] || continue
-		collect_row "$prefix" "$(plugin_metric "$f")" "$(collect_ratio "$insns" "$calls")"
-		[[ $f != submit_bio_noacct_nocheck ]] ||
-			collect_row "$prefix" calls_per_io "$(collect_ratio "$calls" "$((runs * ios))")"
-	done
+	while read -r f per_call per_io; do
+		collect_row "$prefix" "$(plugin_metric "$f")" "$per_call"
+		[[ $f != submit_bio_noacct_nocheck ]] || collect_row "$prefix" calls_per_io "$per_io"
+	done < <(plugin_ratios "$COLLECT_INPUT" "$first" "$last" "$((runs * ios))" "$@")
 }
 
 collect_plugin_marks() {
