@@ -103,9 +103,9 @@ boot_tests() {
 		mutant_variant
 		guest_results_init
 		export TESTS="$*" GUEST_ENV="STOP_AFTER_FAIL=1" TEST_RESULTS=$CACHE/mutants/results
-		# the tests with a boot of their own only when the shared boot
-		# killed nothing: a mutant that hangs I/O would hang each of them
-		# too, TEST_TIMEOUT each
+		# the tests with a boot of their own (FRESH_BOOT=1 after the
+		# first) only when the shared boot killed nothing: a mutant that
+		# hangs I/O would hang each of them too, TEST_TIMEOUT each
 		run_guest_tests "$cfg" shared
 		[[ $FAILED -gt 0 ]] || run_guest_tests "$cfg" own
 	) >"$log" 2>&1 || true
