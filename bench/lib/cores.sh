@@ -10,21 +10,22 @@
 # obeys, are set, or where the file has no Cpus_allowed_list.
 host_cores() {
 	local -n host_cores_var=$1
-	local line list range n=0
+	# prefixed: a local of the caller's name would take the answer
+	local hc_line hc_list hc_last hc_n=0
 	if [[ -z ${OMP_NUM_THREADS:-}${OMP_THREAD_LIMIT:-} && -r /proc/self/status ]]; then
-		while IFS= read -r line; do
-			[[ $line == Cpus_allowed_list:* ]] || continue
-			list=${line#*:}
-			list=${list//[[:space:]]/},
-			while [[ $list =~ ^([0-9]+)(-([0-9]+))?,(.*)$ ]]; do
-				range=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}}
-				n=$((n + 10#$range - 10#${BASH_REMATCH[1]} + 1))
-				list=${BASH_REMATCH[4]}
+		while IFS= read -r hc_line; do
+			[[ $hc_line == Cpus_allowed_list:* ]] || continue
+			hc_list=${hc_line#*:}
+			hc_list=${hc_list//[[:space:]]/},
+			while [[ $hc_list =~ ^([0-9]+)(-([0-9]+))?,(.*)$ ]]; do
+				hc_last=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}}
+				hc_n=$((hc_n + 10#$hc_last - 10#${BASH_REMATCH[1]} + 1))
+				hc_list=${BASH_REMATCH[4]}
 			done
-			[[ -z $list ]] || n=0
+			[[ -z $hc_list ]] || hc_n=0
 			break
 		done </proc/self/status
 	fi
 	# shellcheck disable=SC2034 # the caller's variable, by name
-	if ((n > 0)); then host_cores_var=$n; else host_cores_var=$(nproc); fi
+	if ((hc_n > 0)); then host_cores_var=$hc_n; else host_cores_var=$(nproc); fi
 }

@@ -3,9 +3,8 @@
 # (tests/run.sh), make coverage (bench/run/coverage.sh, on the gcov config)
 # and the mutants (tests/mutants/run.sh): one boot for the tests, led by
 # the first that declares FRESH_BOOT=1, and one for each other such test;
-# a line per test
-# (result), and a failed test's output, dmesg and status brought back as
-# files, as blktests keeps NNN.out.bad.  Needs bench/lib/lib.sh (lib_init
+# a line per test (result), and a failed test's output, dmesg and status
+# brought back as files, as blktests keeps NNN.out.bad.  Needs bench/lib/lib.sh (lib_init
 # done).  Sourcing it defines functions and nothing else; a caller counts
 # results from zero with guest_results_init.
 #
@@ -52,8 +51,8 @@ failed_files_dir() {
 # off), so a test that must see one cannot come after tests that may
 # spend it.  Tests after it are no such risk: the runner checks the
 # kernel log after each test.  The first such test leads the shared boot
-# (a boot of its own cost a whole boot, 54 s of CPU on on, 71 s on
-# debug); any other gets a boot of its own.
+# (a boot of its own took 54 s on on and 71 s on debug in a cold CI);
+# any other gets a boot of its own.
 fresh_boot() {
 	grep -qx 'FRESH_BOOT=1' "$GUEST_TESTS_DIR/block/$1"
 }

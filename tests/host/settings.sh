@@ -441,6 +441,21 @@ check_help() {
 	check "resolve -h makes nothing" test -z "$(ls -A "$S/home")"
 }
 
+# The cores JOBS and GUEST_JOBS default to are nproc's, read without it
+# (bench/lib/cores.sh): on every CPU, on one (taskset), and with
+# OMP_NUM_THREADS, which nproc obeys.
+check_cores() {
+	local want got
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	local count='. "$1"; host_cores n; printf "%s\n" "$n"'
+	want=$(nproc) got=$(bash -c "$count" _ "$REPO/bench/lib/cores.sh")
+	check "host_cores counts the CPUs as nproc does ($got, $want)" test "$got" == "$want"
+	want=$(taskset -c 0 nproc) got=$(taskset -c 0 bash -c "$count" _ "$REPO/bench/lib/cores.sh")
+	check "host_cores on one CPU (taskset -c 0) as nproc ($got, $want)" test "$got" == "$want"
+	want=$(OMP_NUM_THREADS=3 nproc) got=$(OMP_NUM_THREADS=3 bash -c "$count" _ "$REPO/bench/lib/cores.sh")
+	check "host_cores with OMP_NUM_THREADS=3 as nproc ($got, $want)" test "$got" == "$want"
+}
+
 main() {
 	local status_before n
 	fixtures
@@ -455,6 +470,7 @@ main() {
 	check_view_files
 	check_run
 	check_help
+	check_cores
 	check "the repository is as it was" test "$(git -C "$REPO" status --porcelain 2>/dev/null || true)" == "$status_before"
 	finish
 }
