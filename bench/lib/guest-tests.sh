@@ -4,9 +4,9 @@
 # and the mutants (tests/mutants/run.sh): one boot for the tests, led by
 # the first that declares FRESH_BOOT=1, and one for each other such test;
 # a line per test (result), and a failed test's output, dmesg and status
-# brought back as files, as blktests keeps NNN.out.bad.  Needs bench/lib/lib.sh (lib_init
-# done).  Sourcing it defines functions and nothing else; a caller counts
-# results from zero with guest_results_init.
+# brought back as files, as blktests keeps NNN.out.bad.  Needs
+# bench/lib/lib.sh (lib_init done).  Sourcing it defines functions and
+# nothing else; a caller counts results from zero with guest_results_init.
 #
 # Settings, read by the caller from its plan (plan_read): TESTS (the tests
 # to run, empty: every one), TEST_TIMEOUT (seconds a boot may take).  And
