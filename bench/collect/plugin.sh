@@ -32,37 +32,17 @@ plugin_check() {
 	[[ -z $bad ]] || collect_bad "$1" "not the insncount plugin's output ($bad)"
 }
 
-# plugin_field FILE FUNC FIELD: a field ("entries", "insns") of FUNC over
-# the whole boot.
-plugin_field() {
-	awk -v f="$2" -v k="$3" '$1 == f { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) print kv[2] } }' "$1"
-}
-
-# plugin_delta FILE FIRST LAST FUNC FIELD: a counter's growth between marks.
-plugin_delta() {
-	awk -v a="$2" -v b="$3" -v f="$4" -v k="$5" '
-		$1 == "mark" { m = $2; next }
-		$1 == "end" { m = -1; next }
-		$1 == f && (m == a || m == b) {
-			for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) v[m] = kv[2] }
-		}
-		END { if ((a in v) && (b in v)) print v[b] - v[a] }' "$1"
-}
-
-# plugin_count FILE FIRST LAST FUNC FIELD: between marks, or the whole boot.
-plugin_count() {
-	if [[ -n $2 ]]; then plugin_delta "$1" "$2" "$3" "$4" "$5"; else plugin_field "$1" "$4" "$5"; fi
-}
-
-# plugin_ratios FILE FIRST LAST CALLS FUNC...: "FUNC INSNS/ENTRIES
-# ENTRIES/CALLS" a line (%.4f, as collect_ratio) for each FUNC with
-# entries, counted as plugin_count counts them (over the whole boot: its
-# first line), in FUNC's order.  One awk for every FUNC: a parser runs for
-# each state of each boot, and an awk per count was most of its time.
-plugin_ratios() {
-	local file=$1 first=$2 last=$3 calls=$4
+# plugin_counts FILE FIRST LAST PER FUNC...: "FUNC ENTRIES INSNS/ENTRIES
+# ENTRIES/PER" a line for each FUNC, in FUNC's order: its entries (- when
+# the file has no count of it) and two ratios (%.4f, as collect_ratio; -
+# without entries).  Counted between marks FIRST and LAST (each counter's
+# growth), or, with FIRST empty, over the whole boot (the first count).
+# One awk for every FUNC: a parser runs for each state of each boot, and
+# an awk per count was most of its time.
+plugin_counts() {
+	local file=$1 first=$2 last=$3 per=$4
 	shift 4
-	awk -v a="$first" -v b="$last" -v per="$calls" -v funcs="$*" '
+	awk -v a="$first" -v b="$last" -v per="$per" -v funcs="$*" '
 		BEGIN { n = split(funcs, fl, " "); for (i = 1; i <= n; i++) want[fl[i]] = 1 }
 		a != "" && $1 == "mark" { m = $2; next }
 		a != "" && $1 == "end" { m = -1; next }
@@ -81,21 +61,23 @@ plugin_ratios() {
 		END {
 			for (i = 1; i <= n; i++) {
 				c = count(fl[i], "entries")
-				if (c "" == "" || c "" == "0") continue
-				printf "%s %.4f %.4f\n", fl[i], count(fl[i], "insns") / c, c / per
+				if (c "" == "") print fl[i], "-", "-", "-"
+				else if (c "" == "0") printf "%s 0 - %.4f\n", fl[i], 0
+				else printf "%s %s %.4f %.4f\n", fl[i], c, count(fl[i], "insns") / c, c / per
 			}
 		}' "$file"
 }
 
 collect_plugin() {
-	local prefix=$1 COLLECT_INPUT=$2 ios=$3 runs=$4 first=$5 last=$6 f per_call per_io
+	local prefix=$1 COLLECT_INPUT=$2 ios=$3 runs=$4 first=$5 last=$6 f calls per_call per_io
 	shift 6
 	plugin_check "$COLLECT_INPUT"
 	[[ $ios =~ ^[0-9]+$ && $ios -gt 0 ]] || return 0
-	while read -r f per_call per_io; do
+	while read -r f calls per_call per_io; do
+		[[ $calls != - && $calls != 0 ]] || continue
 		collect_row "$prefix" "$(plugin_metric "$f")" "$per_call"
 		[[ $f != submit_bio_noacct_nocheck ]] || collect_row "$prefix" calls_per_io "$per_io"
-	done < <(plugin_ratios "$COLLECT_INPUT" "$first" "$last" "$((runs * ios))" "$@")
+	done < <(plugin_counts "$COLLECT_INPUT" "$first" "$last" "$((runs * ios))" "$@")
 }
 
 collect_plugin_marks() {
@@ -108,12 +90,15 @@ collect_plugin_marks() {
 }
 
 collect_punts() {
-	local prefix=$1 COLLECT_INPUT=$2 ios=$3 first=$4 last=$5 calls punts
+	local prefix=$1 COLLECT_INPUT=$2 ios=$3 first=$4 last=$5 f gate punts per_io
 	plugin_check "$COLLECT_INPUT"
-	calls=$(plugin_count "$COLLECT_INPUT" "$first" "$last" submit_bio_noacct_nocheck entries)
-	[[ -n $calls && $calls != 0 && $ios =~ ^[0-9]+$ && $ios -gt 0 ]] || return 0
-	punts=$(plugin_count "$COLLECT_INPUT" "$first" "$last" io_wq_submit_work entries)
-	[[ -z $punts ]] || collect_row "$prefix" iowq_punts_per_io "$(collect_ratio "$punts" "$ios")"
+	[[ $ios =~ ^[0-9]+$ && $ios -gt 0 ]] || return 0
+	{
+		read -r f gate _ _
+		read -r f punts _ per_io
+	} < <(plugin_counts "$COLLECT_INPUT" "$first" "$last" "$ios" submit_bio_noacct_nocheck io_wq_submit_work)
+	[[ $gate != - && $gate != 0 && $punts != - ]] || return 0
+	collect_row "$prefix" iowq_punts_per_io "$per_io"
 }
 
 collect_hot_lines() {
