@@ -65,12 +65,6 @@ series_dir() {
 	fi
 }
 
-# boot_dir: where run_guest_tests left the boot that ran a test alone
-# (the shared boot's: a FRESH_BOOT=1 test alone leads it).
-boot_dir() {
-	printf '%s/test-runs/%s\n' "$CACHE" "$MUTANT_CONFIG"
-}
-
 # how FILE CONSOLE: one line on what the test saw: its new output lines
 # (the diff's + lines), else the runner's detail, and the last progress
 # line of a stress run.
@@ -86,6 +80,9 @@ how() {
 # on a plan of its own: this one's with the mutant's series.
 run_mutant() {
 	local m=$1 out=$2 series t txt verdict first=1 killed plan=$BIB_PLAN
+	# the console of the boot that ran a test alone: the shared boot's (a
+	# FRESH_BOOT=1 test alone leads it)
+	local console=$CACHE/test-runs/$MUTANT_CONFIG/console.log
 	series=$(series_dir "$m")
 	plan_make "$out/$m.plan" test SERIES="$series" || exit
 	export BIB_PLAN=$out/$m.plan
@@ -102,8 +99,8 @@ run_mutant() {
 		txt=$out/$m.$t.txt
 		log "mutant $m: $t"
 		TESTS=$t GUEST_ENV=STRESS_PROGRESS=1 run_guest_tests "$MUTANT_CONFIG" >"$txt" 2>>"$out/$m.build.log" || true
-		{ grep -E "$SPLAT_ERE|Kernel panic" "$(boot_dir)/console.log" | head -n 5
-			grep -o 'eistress: iteration [0-9]* of [0-9]*' "$(boot_dir)/console.log" | tail -n 1
+		{ grep -E "$SPLAT_ERE|Kernel panic" "$console" | head -n 5
+			grep -o 'eistress: iteration [0-9]* of [0-9]*' "$console" | tail -n 1
 		} >"$out/$m.$t.console" || true
 		verdict=$(grep -q ' FAIL' "$txt" && echo FAIL || echo PASS)
 		printf '| %s | %s | %s | %s |\n' "$m" "$t" "$verdict" "$(how "$txt" "$out/$m.$t.console")" >>"$out/summary.md"
