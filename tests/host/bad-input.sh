@@ -268,12 +268,13 @@ fakes() {
 
 # tmp_left VAR: " TMPDIR/NAME" added to VAR for each file a row's command
 # left in its TMPDIR (a temporary file left behind is a trace on the
-# host), each then removed.  By the shell's globs: it runs for every row.
+# host), each then removed.
 tmp_left() {
 	local -n tmp_left_var=$1
 	local f
-	for f in "$ROW/tmp"/* "$ROW/tmp"/.[!.]* "$ROW/tmp"/..?*; do
-		[[ -e $f || -L $f ]] || continue
+	local -a left
+	dir_entries left "$ROW/tmp"
+	for f in ${left[@]+"${left[@]}"}; do
 		tmp_left_var+=" TMPDIR/${f##*/}"
 		rm -rf "$f"
 	done

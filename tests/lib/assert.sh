@@ -21,13 +21,22 @@ check() {
 	if "$@"; then pass "$name"; else fail "$name"; fi
 }
 
-# dir_has DIR: DIR has an entry, hidden ones too (by globs, not ls).
-dir_has() {
-	local f
-	for f in "$1"/* "$1"/.[!.]* "$1"/..?*; do
-		[[ ! -e $f && ! -L $f ]] || return 0
+# dir_entries ARRAY DIR: DIR's entries, hidden ones too, into ARRAY (by
+# globs, not ls or find: the host tests ask for every row).
+dir_entries() {
+	local -n dir_entries_into=$1
+	local de_f
+	dir_entries_into=()
+	for de_f in "$2"/* "$2"/.[!.]* "$2"/..?*; do
+		[[ ! -e $de_f && ! -L $de_f ]] || dir_entries_into+=("$de_f")
 	done
-	return 1
+}
+
+# dir_has DIR: DIR has an entry, hidden ones too.
+dir_has() {
+	local -a entries
+	dir_entries entries "$1"
+	((${#entries[@]} > 0))
 }
 
 # bg_slot: call before starting a row in the background: waits until fewer
