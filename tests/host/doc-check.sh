@@ -72,12 +72,12 @@ check_links() {
 		if [[ -z $path ]]; then
 			dest=$file
 		else
-			dest=$(dirname "$file")/$path
+			dest=${file%/*}/$path
 		fi
 		if [[ ! -e $dest ]]; then
 			problem "$rel:$line: $target: no such file or directory"
 		elif [[ -n $frag && -f $dest && $dest == *.md ]] &&
-			! anchors "$dest" | grep -qxF -- "$frag"; then
+			! grep -qxF -- "$frag" < <(anchors "$dest"); then
 			problem "$rel:$line: $target: no heading with that anchor"
 		fi
 	done < <(links "$file")

@@ -80,9 +80,11 @@ rst_table() {
 }
 
 # rst_says RST TEXT: the rst holds TEXT, line breaks, indentation and
-# ``literal`` markup aside.
+# ``literal`` markup aside.  grep reads a process substitution: under
+# pipefail, a pipe into grep -q fails with 141 when grep stops reading
+# before the writer is done.
 rst_says() {
-	tr '\n' ' ' <"$1" | tr -s ' \t' ' ' | sed 's/``//g' | grep -qF -- "$2"
+	grep -qF -- "$2" < <(tr '\n' ' ' <"$1" | tr -s ' \t' ' ' | sed 's/``//g')
 }
 
 # doc_tables RST: the facts eifuzz -T prints, as the rst states them.
