@@ -12,8 +12,11 @@
 # RESULTS/disasm.txt).
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../bench/lib/lib.sh"
+. "$HERE/../bench/lib/lib.sh"
 tool_start disasm 'CACHE KSRC SERIES CONFIGS' -- "$0" "$@"
 
 OUT=${OUT:-$CACHE/disasm.txt}

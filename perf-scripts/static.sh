@@ -29,8 +29,11 @@
 # failed, 2 on bad input.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../bench/lib/lib.sh"
+. "$HERE/../bench/lib/lib.sh"
 tool_start static 'CACHE KSRC SERIES BASE_KSRC NEW_KSRC BASE_SERIES NEW_SERIES HOT_FUNCS STATIC_CONTEXT BASE_CONFIG NEW_CONFIG' -- "$0" "$@"
 
 DIE_STATUS=$STATUS_BAD_INPUT

@@ -27,16 +27,19 @@
 # 2 on usage or input errors, 4 without gnuplot (gnuplot-nox) or its terminals.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../bench/lib/help.sh"
+. "$HERE/../bench/lib/help.sh"
 help_answer "$0" "$@"
 # shellcheck source=bench/lib/accel.sh
-. "$(dirname "$0")/../bench/lib/accel.sh"
+. "$HERE/../bench/lib/accel.sh"
 # shellcheck source=bench/lib/plan.sh
-. "$(dirname "$0")/../bench/lib/plan.sh"
+. "$HERE/../bench/lib/plan.sh"
 plan_need plots THRESHOLD -- "$0" "$@"
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+here=$(cd "$HERE" && pwd)
 
 die() {
 	echo "make-plots.sh: $*" >&2

@@ -31,13 +31,16 @@
 # so.  Exit status: 0 (also when nothing applied), 2 on usage errors.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../bench/lib/help.sh"
+. "$HERE/../bench/lib/help.sh"
 help_answer "$0" "$@"
 # shellcheck source=bench/lib/accel.sh
-. "$(dirname "$0")/../bench/lib/accel.sh"
+. "$HERE/../bench/lib/accel.sh"
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+here=$(cd "$HERE" && pwd)
 [[ $# -ge 1 && $# -le 2 && $1 != -* ]] || help_usage "$0"
 results=$1
 outdir=${2:-$results/plots}

@@ -32,8 +32,11 @@
 # tail), 2 bad input (nothing done), 4 the source tarball is missing.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 # shellcheck source=bench/lib/toolchain.sh
 . "$BENCH_DIR/lib/toolchain.sh"
 tool_start kernels 'CACHE KSRC SERIES JOBS CCACHE_DIR CC LLVM O ARCH CROSS_COMPILE KBUILD_OUTPUT' -- "$0" "$@"

@@ -14,8 +14,11 @@
 # table's) is the CI system the IDs name: a lab submits under its own.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 tool_start export 'CACHE KCIDB_ORIGIN' -- "$0" "$@"
 
 # prefixes DIR: a per-patch run's sources, {LABEL: {series_sha256,

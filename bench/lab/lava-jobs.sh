@@ -35,8 +35,11 @@
 # LAVA's results do not carry).
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lab/lava.sh
-. "$(dirname "$0")/lava.sh"
+. "$HERE/lava.sh"
 driver_start job -- "$0" "$@"
 DIE_STATUS=$STATUS_BAD_INPUT
 plan_read ACCEL_USED

@@ -29,8 +29,11 @@
 # missing, repeated, unknown or not a number (also usage errors).
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lab/lava.sh
-. "$(dirname "$0")/lava.sh"
+. "$HERE/lava.sh"
 lab_start lava-results 'CACHE RESULTS_ROOT' "$0" "$@"
 # shellcheck source=bench/collect/plugin.sh
 . "$BENCH_DIR/collect/plugin.sh"

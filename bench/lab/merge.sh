@@ -18,8 +18,11 @@
 # boot failed (after writing everything), 2 for pieces that do not fit.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lab/lava.sh
-. "$(dirname "$0")/lava.sh"
+. "$HERE/lava.sh"
 lab_start merge 'CACHE RESULTS_ROOT RUN_ID' "$0" "$@"
 
 # What makes two pieces parts of one matrix run: the settings, the code

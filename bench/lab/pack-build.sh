@@ -15,8 +15,11 @@
 # meta.json records.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 tool_start pack 'CACHE KSRC SERIES' -- "$0" "$@"
 
 # What of build/CONFIG a run reads.

@@ -17,8 +17,11 @@
 # whose code contains CODE has that REASON.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
+. "$HERE/../lib/help.sh"
 help_answer "$0" "$@"
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -9,8 +9,11 @@
 #   report.sh RESULTS_DIR
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 tool_start report 'CACHE THRESHOLD' -- "$0" "$@"
 # shellcheck source=bench/report/views.sh
 . "$BENCH_DIR/report/views.sh"

@@ -14,8 +14,11 @@
 # (after writing everything), 2 on bad input (bench/lib/status.sh).
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 driver_start all,quick -- "$0" "$@"
 
 no_arguments "$0" "$@"

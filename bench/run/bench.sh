@@ -69,8 +69,11 @@
 # 3 when every boot that failed timed out (hung, or past RUN_TIMEOUT).
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 # what is in effect and where each came from: the resolver's answer
 if [[ ${1:-} == --settings && $# == 1 ]]; then
 	exec "$BENCH_DIR/plan/resolve" --settings bench

@@ -42,8 +42,11 @@
 # this script.
 set -eEuo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 # Whatever fails unforeseen is exit 2, never a status of its own.
 trap 'exit "$STATUS_BAD_INPUT"' ERR
 # On its own it resolves its settings first (bench/plan/run: exit 2 on bad

@@ -20,8 +20,11 @@
 # --branch-coverage -o /tmp/coverage-html RESULTS_DIR/both.info
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 driver_start coverage -- "$0" "$@"
 plan_read FUZZ_SECONDS FUZZ_SEED TESTS TEST_TIMEOUT RUN_ID RESULTS_ROOT
 # run_guest_tests and its result lines, as make test prints them.

@@ -15,8 +15,11 @@
 # every run and, on the gcov config, the "=== gcov-counts ===" block.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 driver_start fuzz -- "$0" "$@"
 
 plan_read FUZZ_SECONDS FUZZ_SEED CONFIG FUZZ_OUT

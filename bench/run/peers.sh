@@ -13,8 +13,11 @@
 #   bench/run/peers.sh [-h]
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 driver_start peers -- "$0" "$@"
 no_arguments "$0" "$@"
 plan_read RESULTS_DIR RUN_ID

@@ -29,8 +29,11 @@
 #                             committed run is refused: copy it first)
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 # The resolver checks the settings of a build (SERIES=none, a series file
 # that lists no patches, ...); "report" checks DIR as make report checks
 # RESULTS: a run, made on this machine, never a committed one.

@@ -26,8 +26,11 @@
 # defaults.  Exit status 1 when any run failed, after writing everything.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 driver_start perf -- "$0" "$@"
 
 no_arguments "$0" "$@"

@@ -12,8 +12,11 @@
 # runner's (bench/vm/run-guest).  Exit status 0 when every boot was clean.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 help_answer "$0" "$@"
 
 # settings ARG...: the options as the settings they give, NAME=VALUE a line.

@@ -71,8 +71,11 @@
 # The results directory is printed on stdout at the end.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 # On its own it resolves its settings first, as make views does (the
 # same configs either way; exit 2 on bad input, before any boot).
 help_answer "$0" "$@"

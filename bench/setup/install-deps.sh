@@ -6,8 +6,11 @@
 # Exit status: 0 all installed, 4 packages are missing and this is not root.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
+. "$HERE/../lib/help.sh"
 help_answer "$0" "$@"
 
 PACKAGES=(

@@ -38,8 +38,11 @@
 # failing recipe into its own exit status 2.
 set -eEuo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 # Whatever fails unforeseen (a tool's own status, a signal) is exit 2.
 trap 'exit "$STATUS_BAD_INPUT"' ERR
 tool_start compare 'CACHE THRESHOLD EXACT_TOLERANCE' -- "$0" "$@"

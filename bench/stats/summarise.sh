@@ -7,8 +7,11 @@
 #   summarise.sh RESULTS_DIR
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 tool_start summarise CACHE -- "$0" "$@"
 
 dir=${1:?usage: summarise.sh RESULTS_DIR}

@@ -15,11 +15,14 @@
 # shellcheck disable=SC2016  # awk programs in single quotes
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../lib/help.sh"
+. "$HERE/../lib/help.sh"
 help_answer "$0" "$@"
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+here=$(cd "$HERE" && pwd)
 data=$here/testdata
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

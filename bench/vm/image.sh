@@ -21,8 +21,11 @@
 # changed.  Uncompressed on purpose: unpacking gzip under TCG costs seconds.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$HERE/../lib/lib.sh"
 tool_start image 'CACHE KSRC SERIES' -- "$0" "$@"
 
 IMAGE_DIR=$CACHE/images

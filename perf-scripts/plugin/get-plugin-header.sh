@@ -12,8 +12,11 @@
 # lists and cache.  Nothing is done when the header is already present.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../../bench/lib/help.sh"
+. "$HERE/../../bench/lib/help.sh"
 
 die() { echo "get-plugin-header: error: $*" >&2; exit 1; }
 log() { echo "get-plugin-header: $*" >&2; }

@@ -12,8 +12,11 @@
 # Addresses are only valid for the guest if it boots with nokaslr.
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../../bench/lib/help.sh"
+. "$HERE/../../bench/lib/help.sh"
 help_answer "$0" "$@"
 
 die() { echo "ranges-from-systemmap: error: $*" >&2; exit 1; }

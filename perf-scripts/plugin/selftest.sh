@@ -7,11 +7,14 @@
 # Env: HEADER_DIR (passed to make if set), QEMU_TIMEOUT (seconds, default 120).
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../../bench/lib/help.sh"
+. "$HERE/../../bench/lib/help.sh"
 help_answer "$0" "$@"
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+here=$(cd "$HERE" && pwd)
 [[ $# -eq 1 ]] || { echo "usage: $0 KERNEL_BUILD_DIR" >&2; exit 2; }
 kdir=$1
 timeout_s=${QEMU_TIMEOUT:-120}

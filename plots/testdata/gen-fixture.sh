@@ -21,11 +21,14 @@
 # repeat of on/rules-100 failed, so that group has n = 4 (ci_level 0.875).
 set -euo pipefail
 shopt -s inherit_errexit
+# this script's directory (not dirname: a process at every start)
+HERE=${0%/*}
+[[ $0 == */* ]] || HERE=.
 # shellcheck source=bench/lib/help.sh
-. "$(dirname "$0")/../../bench/lib/help.sh"
+. "$HERE/../../bench/lib/help.sh"
 help_answer "$0" "$@"
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+here=$(cd "$HERE" && pwd)
 repo=$(cd "$here/../.." && pwd)
 dest=${1:-$here}
 tmp=$(mktemp -d)
