@@ -180,6 +180,14 @@ gq() {
 	printf "'%s'" "$s"
 }
 
+# gvar NAME VALUE: "; NAME='VALUE'" (VALUE as gq quotes it) appended to
+# the caller's vars, in the shell: a figure sets a dozen strings, and a
+# command substitution is a process
+gvar() {
+	local s=${2//\'/\'\'}
+	vars+="; $1='$s'"
+}
+
 # load_info FILE: the KEY=VALUE lines of a reshape.awk .info file into $info
 declare -A info=()
 load_info() {
@@ -190,14 +198,15 @@ load_info() {
 	done <"$1"
 }
 
-# range LIST: "a" for one value, "a–b" for the min and max of a sorted list
+# range VAR LIST: into VAR, "a" for one value, "a–b" for the min and max
+# of a sorted list
 range() {
 	local -a w
-	read -ra w <<<"$1"
+	read -ra w <<<"$2"
 	case ${#w[@]} in
-	0) echo "" ;;
-	1) echo "${w[0]}" ;;
-	*) echo "${w[0]}–${w[${#w[@]} - 1]}" ;;
+	0) printf -v "$1" '' ;;
+	1) printf -v "$1" '%s' "${w[0]}" ;;
+	*) printf -v "$1" '%s' "${w[0]}–${w[${#w[@]} - 1]}" ;;
 	esac
 }
 
@@ -240,10 +249,14 @@ fi
 # subtitle lines 1 and 2 of every figure (line 1: run id, accel, date)
 sub1="run $run_id, accel $accel, $date"
 sub2="host: $host_cpu; kernel: $kernel"
+# gnuplot's insn_time: the run's time axis counts instructions
+insn_time=0
+! accel_exact "$accel" || insn_time=1
 
-# fit LINE: LINE cut to 125 characters (the width of a figure)
-fit() {
-	if ((${#1} > SUB_WIDTH)); then echo "${1:0:SUB_WIDTH-1}…"; else echo "$1"; fi
+# gvar_fit NAME LINE: gvar NAME with LINE cut to SUB_WIDTH characters
+# (the width of a figure)
+gvar_fit() {
+	if ((${#2} > SUB_WIDTH)); then gvar "$1" "${2:0:SUB_WIDTH-1}…"; else gvar "$1" "$2"; fi
 }
 
 # split_clauses TEXT: TEXT's "; " clauses on as many lines as they need,
@@ -284,22 +297,29 @@ render() {
 	fi
 	[[ -z $note ]] || lines+=("$note")
 	mapfile -t -O "${#lines[@]}" lines < <(split_clauses "$sub")
-	vars="plotdir=$(gq "$here"); prefix=$(gq "$tmp/$name"); npanels=${info[npanels]}"
-	vars+="; keyconf=$(gq "${info[keyconf]:-}"); keycidx=$(gq "${info[keycidx]:-}")"
-	vars+="; legendconf=$(gq "$legendconf"); keylegend=$(gq "$keylegend")"
-	vars+="; title=$(gq "$(fit "$title")"); sub1=$(gq "$(fit "$sub1")"); sub2=$(gq "$(fit "$sub2")")"
+	vars="npanels=${info[npanels]}"
+	gvar plotdir "$here"
+	gvar prefix "$tmp/$name"
+	gvar keyconf "${info[keyconf]:-}"
+	gvar keycidx "${info[keycidx]:-}"
+	gvar legendconf "$legendconf"
+	gvar keylegend "$keylegend"
+	gvar_fit title "$title"
+	gvar_fit sub1 "$sub1"
+	gvar_fit sub2 "$sub2"
 	for i in 0 1 2 3; do
-		vars+="; sub$((i + 3))=$(gq "$(fit "${lines[i]:-}")")"
+		gvar_fit "sub$((i + 3))" "${lines[i]:-}"
 	done
-	vars+="; insn_time=$(accel_exact "$accel" && echo 1 || echo 0)"
+	vars+="; insn_time=$insn_time"
 	for f in "$@"; do vars+="; $f"; done
-	vars+="; figname=$(gq "$name")"
+	gvar figname "$name"
 	for t in "$pngterm" svg; do
 		ext=${t/pngcairo/png}
 		# the y ranges are logged once, from the PNG
-		[[ $t == svg ]] || vars+="; rangelog=$(gq "${PLOTS_RANGES:-}")"
-		[[ $t != svg ]] || vars+="; rangelog=''"
-		if ! gnuplot -e "$vars; term=$(gq "$t"); out=$(gq "$outdir/$name.$ext")" "$here/$script"; then
+		if [[ $t == svg ]]; then gvar rangelog ''; else gvar rangelog "${PLOTS_RANGES:-}"; fi
+		gvar term "$t"
+		gvar out "$outdir/$name.$ext"
+		if ! gnuplot -e "$vars" "$here/$script"; then
 			rm -f "$outdir/$name.png" "$outdir/$name.svg"
 			die "gnuplot failed on $script for $name.$ext"
 		fi
@@ -308,15 +328,16 @@ render() {
 	produced=$((produced + 1))
 }
 
-# ciwords: the "n=..., CI of median (coverage ...)" part of a subtitle
+# ciwords: CIWORDS, the "n=..., CI of median (coverage ...)" part of a
+# subtitle
 ciwords() {
 	local lv n
-	lv=$(range "${info[levels]:-}")
-	n=$(range "${info[nvals]:-}")
+	range lv "${info[levels]:-}"
+	range n "${info[nvals]:-}"
 	if [[ -n $lv ]]; then
-		echo "median of n=$n runs; error bars: CI of median (order statistics), coverage $lv"
+		CIWORDS="median of n=$n runs; error bars: CI of median (order statistics), coverage $lv"
 	else
-		echo "median of n=$n runs; no CI (n<2)"
+		CIWORDS="median of n=$n runs; no CI (n<2)"
 	fi
 }
 
@@ -324,7 +345,8 @@ ciwords() {
 reshape iops -v mode=cat -v metric=iops -v val=median
 have_iops=${info[npanels]}
 if ((have_iops > 0)); then
-	s2="$(ciwords); y axis from 0"
+	ciwords
+	s2="$CIWORDS; y axis from 0"
 	((info[nrandom] == 0)) || s2="$mqnote"$'\n'"$s2; open symbols: random, no interval"
 	render iops iops.gp "IOPS per config and state" "$s2"
 else
@@ -377,7 +399,8 @@ if ((info[npanels] > 0)); then
 	if ((info[ndet] == info[nsel])); then
 		s2+="; all deterministic (identical repeats): no error bars"
 	elif [[ -z ${info[levels]:-} ]]; then
-		s2+="; n=$(range "${info[nvals]:-}"): no CI, no error bars"
+		range n "${info[nvals]:-}"
+		s2+="; n=$n: no CI, no error bars"
 	elif ((info[ndet] > 0)); then
 		s2+="; ${info[ndet]} of ${info[nsel]} deterministic; error bars: CI of median"
 	else
@@ -415,7 +438,8 @@ fi
 # ------------------------------------------------------------ 5. cycles
 reshape cycles -v mode=cat -v metric=cycles_per_io -v val=median
 if ((info[npanels] > 0)); then
-	render cycles cycles.gp "Cycles per I/O per config and state" "$(ciwords); y axis from 0"
+	ciwords
+	render cycles cycles.gp "Cycles per I/O per config and state" "$CIWORDS; y axis from 0"
 else
 	echo "plots: no cycles_per_io in this run (no PMU: not KVM with vPMU), skipping cycles.png"
 fi
