@@ -13,8 +13,9 @@
 #   plan_read NAME...     each NAME, a setting the plan BIB_PLAN holds, into
 #                         the shell variable NAME (what a script reads)
 #   plan_has NAME...      BIB_PLAN holds every NAME
-#   plan_given FILE       NAME=VALUE (shell-quoted) of each setting a user
-#                         gave (not a default, not a job file), one a line
+#   plan_given FILE       PLAN_GIVEN: "NAME=VALUE " (VALUE shell-quoted)
+#                         for each setting a user gave (not a default, not
+#                         a job file)
 #   plan_for DRIVER...    BIB_PLAN (bench/plan/run's) is a plan of one of
 #                         these drivers, not of a command that called this
 #                         one with settings of its own (a test)
@@ -105,24 +106,42 @@ plan_has() {
 }
 
 # plan_given FILE: the settings whose value came from the environment,
-# make's command line or an argument (the plan's "#   NAME: WHERE" lines).
+# make's command line or an argument (the plan's "#   NAME: WHERE" lines),
+# read in the shell: every command's start asks.
 plan_given() {
-	local name where
+	local line name given
+	PLAN_GIVEN=''
 	plan_load "$1" || return
-	while IFS=: read -r name where; do
-		name=${name#'#   '}
-		case $where in
-		" the environment" | " make's command line" | " the command line")
-			[[ -z ${PLAN[$name]+set} ]] || printf '%s=%q\n' "$name" "${PLAN[$name]}" ;;
-		esac
-	done < <(grep '^#   [A-Z][A-Z0-9_]*: ' "$1")
+	while IFS= read -r line; do
+		[[ $line =~ ^'#   '([A-Z][A-Z0-9_]*):' '(the environment|make\'s command line|the command line)$ ]] || continue
+		name=${BASH_REMATCH[1]}
+		[[ -n ${PLAN[$name]+set} ]] || continue
+		printf -v given '%s=%q ' "$name" "${PLAN[$name]}"
+		PLAN_GIVEN+=$given
+	done <"$1"
 }
 
 plan_for() {
-	local driver
 	[[ -n ${BIB_PLAN:-} ]] || return 1
-	driver=$(plan_get "$BIB_PLAN" DRIVER) || return 1
-	[[ " $* " == *" $driver "* ]]
+	# read in the shell (plan_loaded): every driver's start asks
+	plan_loaded 2>/dev/null || return 1
+	[[ -n ${PLAN[DRIVER]:-} && " $* " == *" ${PLAN[DRIVER]} "* ]]
+}
+
+# plan_rerun_args [NAME=VALUE...] -- SCRIPT [ARG...]: the same words in
+# PLAN_RERUN, SCRIPT with a directory: "bash bench.sh" in bench/run has
+# $0 bench.sh, which bench/plan/run would look for on PATH.
+plan_rerun_args() {
+	PLAN_RERUN=()
+	while [[ $# -gt 0 && $1 != -- ]]; do
+		PLAN_RERUN+=("$1")
+		shift
+	done
+	[[ $# -ge 2 ]] || return 0
+	PLAN_RERUN+=(--)
+	if [[ $2 == */* || ! -f $2 ]]; then PLAN_RERUN+=("$2"); else PLAN_RERUN+=("./$2"); fi
+	shift 2
+	PLAN_RERUN+=("$@")
 }
 
 plan_first() {
@@ -130,7 +149,8 @@ plan_first() {
 	shift
 	# shellcheck disable=SC2086 # a list of names
 	! plan_for $drivers || return 0
-	exec "${BASH_SOURCE[0]%/*}/../plan/run" "${drivers%% *}" "$@"
+	plan_rerun_args "$@"
+	exec "${BASH_SOURCE[0]%/*}/../plan/run" "${drivers%% *}" "${PLAN_RERUN[@]}"
 }
 
 plan_need() {
@@ -138,7 +158,8 @@ plan_need() {
 	shift 2
 	# shellcheck disable=SC2086 # a list of names
 	if ! plan_has $names; then
-		exec "${BASH_SOURCE[0]%/*}/../plan/run" -n "$names" "$driver" "$@"
+		plan_rerun_args "$@"
+		exec "${BASH_SOURCE[0]%/*}/../plan/run" -n "$names" "$driver" "${PLAN_RERUN[@]}"
 	fi
 	# shellcheck disable=SC2086
 	plan_read $names

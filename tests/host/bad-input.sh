@@ -78,6 +78,8 @@ ROWS=$(
 2|BENCH_CONFIGS (the environment) is now CONFIGS|BENCH_CONFIGS=on bench/run/bench.sh
 2|usage: bench.sh --job ID (bench.sh --list prints the IDs)|bench/run/bench.sh --job
 2|unknown argument '--lists' (valid: -h, --settings, --list, --job ID|bench/run/bench.sh --lists
+2|unknown argument '--lists' (valid: -h, --settings, --list, --job ID|cd bench/run && bash bench.sh --lists
+2|make-plots.sh: /nonexist: not a directory|cd plots && bash make-plots.sh /nonexist
 2|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on BASELINE='on key-off' REPEATS=2 bench/run/bench.sh --job bogus
 2|usage: bench.sh --plan-job ID DIR (bench.sh --list prints the IDs)|bench/run/bench.sh --plan-job on.r1
 2|unknown job 'bogus' under tcg-icount (valid: on.r1 on.r2)|ACCEL=tcg-icount CONFIGS=on BASELINE='on key-off' REPEATS=2 bench/run/bench.sh --plan-job bogus $SCRATCH/plan
