@@ -736,15 +736,19 @@ st_abs() {
 	if [[ $2 == /* ]]; then st_abs_var=$2; else st_abs_var=$PWD/$2; fi
 }
 
-# st_writable DIR: a directory can be made in DIR now (access(2) says yes
-# to root on /proc, so make one and remove it at once; named by this shell
-# and a random number, not by mktemp in a subshell: it runs on every
-# command).
+# st_writable DIR: a file can be made in DIR now (access(2) says yes to
+# root on /proc, so make one and remove it at once).  Made by the shell's
+# own redirection, named by this shell and a random number (noclobber: a
+# name taken is a failure, never another's file truncated), so that the
+# probe is one process, rm: it runs on every command.
 st_writable() {
-	local probe=$1/.bib-probe.$BASHPID.$SRANDOM
+	local probe=$1/.bib-probe.$BASHPID.$SRANDOM made=0
 	[[ -d $1 && -w $1 && -x $1 ]] || return 1
-	mkdir "$probe" 2>/dev/null || return 1
-	rmdir "$probe"
+	set -o noclobber
+	{ : >"$probe"; } 2>/dev/null && made=1
+	set +o noclobber
+	((made)) || return 1
+	rm -f "$probe"
 }
 
 # st_check_root: a directory the suite may write: it exists and is
@@ -763,7 +767,7 @@ st_check_root() {
 	if [[ ! -d $p ]]; then
 		st_bad "$n" "$p is not a directory"
 	elif ! st_writable "$p"; then
-		st_bad "$n" "not writable ($p refuses new directories)"
+		st_bad "$n" "not writable ($p refuses new files)"
 	fi
 	ST_OUT=$v
 }
@@ -1224,13 +1228,17 @@ settings_recipe() {
 settings_write_plan() {
 	local file=$1 tmp n dir=.
 	[[ $file != */* ]] || dir=${file%/*}
-	tmp=$(mktemp "$dir/.plan.XXXXXX")
+	# named by this shell and a random number, made with noclobber (a name
+	# taken is a failure): mktemp would be a process on every command
+	tmp=$dir/.plan.$BASHPID.$SRANDOM
+	set -o noclobber
 	{
 		printf '# The plan of %s, made by bench/plan/resolve: KEY=VALUE a line, read\n' "$ST_DRIVER"
 		printf '# by every stage (bench/lib/plan.sh), never sourced.  Where each came from:\n'
 		for n in "${ST_MINE[@]}"; do printf '#   %s: %s\n' "$n" "${ST_FROM[$n]}"; done
 		st_plan_lines
 	} >"$tmp"
+	set +o noclobber
 	mv "$tmp" "$file"
 }
 

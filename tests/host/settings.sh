@@ -121,7 +121,7 @@ BAD=$(
 2|RUN_ID='a/b' (the environment): a run's name, not a path|RUN_ID=a/b $M bench
 2|RUN_ID='..' (the environment): a run's name, not a path|RUN_ID=.. $M bench
 2|exists already|RESULTS_ROOT=results RUN_ID=20261203-210359-tcg-icount $M bench
-2|RESULTS_ROOT='/proc/bib-results' (the environment): not writable (/proc refuses new directories)|RESULTS_ROOT=/proc/bib-results $M bench
+2|RESULTS_ROOT='/proc/bib-results' (the environment): not writable (/proc refuses new files)|RESULTS_ROOT=/proc/bib-results $M bench
 2|CACHE='/proc/bib-cache' (make's command line): not writable|$M kernels CACHE=/proc/bib-cache
 2|exists and is not a directory|CACHE=README.md $M bench
 2|CACHE is empty (the environment)|CACHE= $M bench
