@@ -17,9 +17,11 @@ DESCRIPTION="sourcing a bench/lib library does nothing: no file, no output"
 . "$(dirname "$0")/../lib/assert.sh"
 test_init "$0" "$@"
 
-# status: the checkout's state, ignored files included
+# status: the checkout's state, ignored files included; an ignored
+# directory as one line, not walked (--ignored=matching: the default mode
+# reads all of a CACHE inside the checkout, kernel tree and all)
 status() {
-	git -C "$REPO_DIR" status --porcelain --ignored
+	git -C "$REPO_DIR" status --porcelain --ignored=matching
 }
 
 # source_libs DIR LIB...: source each LIB in order in a fresh bash run in
