@@ -42,18 +42,49 @@ TEXT_AWK='
 	function median() { return $c["median"] == "" ? "" : rnd($c["median"], $c["class"], ciw()) }
 '
 
-# meta KEY: a value of the run's metadata; "not recorded" for a key an
-# older run did not record
+# meta_value VAR KEY: into VAR, a value of the run's metadata; "not
+# recorded" for a key an older run did not record.  No process where
+# meta_load read the run's meta.json.
+meta_value() {
+	local -n meta_value_var=$1
+	local meta_value_v
+	if meta_loaded "$DIR"; then
+		meta_value_v=${META_VALUE[$DIR$'\x1f'$2]-}
+	else
+		meta_value_v=$(meta_get "$DIR" "$2")
+	fi
+	# shellcheck disable=SC2034 # the caller's variable, by name
+	meta_value_var=${meta_value_v:-not recorded}
+}
+
+# meta KEY: the same on stdout (views.sh's sections)
 meta() {
-	local v
-	v=$(meta_get "$DIR" "$1")
-	printf '%s\n' "${v:-not recorded}"
+	local meta_v
+	meta_value meta_v "$1"
+	printf '%s\n' "$meta_v"
+}
+
+# META_KEYS: the run's metadata this report prints; meta_fill reads each
+# once into M (KEY -> value; "not recorded" for a key an older run did not
+# record), so that the report's lines read them without a process each
+META_KEYS='RUN_ID DATE ACCEL HOST_CPU HOST_NPROC HOST_KERNEL QEMU GCC FIO PERF
+	KERNEL_RELEASE KERNEL_SOURCE SERIES_SHA256 GIT_COMMIT COMMAND BASELINE
+	CONFIGS HOT_FUNCS'
+declare -A M=()
+meta_fill() {
+	local k
+	for k in $META_KEYS; do
+		meta_value "M[$k]" "$k"
+	done
+	# the first words: the baseline config, the function the report is about
+	read -r BASE_CONFIG _ <<<"${M[BASELINE]}"
+	read -r FIRST_FUNC _ <<<"${M[HOT_FUNCS]}"
 }
 
 # hardware_time: the run measured the host's time (kvm, tcg), where the
 # layout noise floor is printed beside the verdicts
 hardware_time() {
-	accel_host_time "$(meta ACCEL)"
+	accel_host_time "${M[ACCEL]}"
 }
 
 # table REGEX: Markdown table of the summary rows whose workload,metric match
@@ -155,21 +186,21 @@ cost_per_call() {
 
 # shellcheck disable=SC2016 # backticks in the text are Markdown
 report_md() {
-	printf '# blkinject-bench report: %s\n\n' "$(meta RUN_ID)"
+	printf '# blkinject-bench report: %s\n\n' "${M[RUN_ID]}"
 	headline_lines "$DIR" | sed 's/^/- /'
 	echo
 	printf '| | |\n|---|---|\n'
 	printf '| date | %s |\n| accelerator | %s |\n| host | %s, %s CPUs, %s |\n' \
-		"$(meta DATE)" "$(meta ACCEL)" "$(meta HOST_CPU)" "$(meta HOST_NPROC)" "$(meta HOST_KERNEL)"
+		"${M[DATE]}" "${M[ACCEL]}" "${M[HOST_CPU]}" "${M[HOST_NPROC]}" "${M[HOST_KERNEL]}"
 	printf '| QEMU | %s |\n| gcc | %s |\n| fio | %s |\n| perf | %s |\n' \
-		"$(meta QEMU)" "$(meta GCC)" "$(meta FIO)" "$(meta PERF)"
+		"${M[QEMU]}" "${M[GCC]}" "${M[FIO]}" "${M[PERF]}"
 	printf '| kernel | %s (%s) |\n| patch series sha256 | %s |\n| repository commit | %s |\n\n' \
-		"$(meta KERNEL_RELEASE)" "$(meta KERNEL_SOURCE)" "$(meta SERIES_SHA256)" "$(meta GIT_COMMIT)"
+		"${M[KERNEL_RELEASE]}" "${M[KERNEL_SOURCE]}" "${M[SERIES_SHA256]}" "${M[GIT_COMMIT]}"
 	builds
-	printf 'Command as recorded by the run:\n\n```\n%s\n```\n\n' "$(meta COMMAND)"
-	printf '%s\n\n' "$(accel_about "$(meta ACCEL)")"
+	printf 'Command as recorded by the run:\n\n```\n%s\n```\n\n' "${M[COMMAND]}"
+	printf '%s\n\n' "$(accel_about "${M[ACCEL]}")"
 	printf 'Each row is compared with the baseline row `%s` on the same workload (bench/stats/README.md): deterministic metrics by their medians against the %s%% threshold (instructions per call by the instruction: any increase is slower), sampled ones by the exact Wilcoxon rank-sum test (Hodges-Lehmann shift, its confidence interval with the coverage achieved; Holm over the gating rows); random ones (perf sample shares, error counts under `chance`) are reported without a verdict.\n\n' \
-		"$(meta BASELINE)" "$THRESHOLD"
+		"${M[BASELINE]}" "$THRESHOLD"
 	if grep -q ',iops,' "$DIR/summary.csv"; then
 		printf '## IOPS\n\n'
 		table ',iops$'
@@ -220,10 +251,10 @@ report_md() {
 # key-off that the plugin counted ("" when none).
 static_rows() {
 	local f c base
-	f=$(meta HOT_FUNCS | awk '{ print $1 }')
+	f=$FIRST_FUNC
 	[[ $f != not ]] || f=submit_bio_noacct_nocheck
-	base=$(meta BASELINE | awk '{ print $1 }')
-	for c in $(meta CONFIGS); do
+	base=$BASE_CONFIG
+	for c in ${M[CONFIGS]}; do
 		[[ $c != "$base" ]] || continue
 		awk -F, -v c="$c" -v m="$(plugin_metric "$f")" '
 			NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
@@ -236,9 +267,9 @@ static_rows() {
 # HOT_FUNCS) and the baseline config it was compared with.
 static_subject() {
 	local f
-	f=$(meta HOT_FUNCS | awk '{ print $1 }')
+	f=$FIRST_FUNC
 	[[ $f != not ]] || f=submit_bio_noacct_nocheck
-	printf '%s %s\n' "$f" "$(meta BASELINE | awk '{ print $1 }')"
+	printf '%s %s\n' "$f" "$BASE_CONFIG"
 }
 
 # static_txt: the static answer beside the counts (static.csv of the run).
@@ -275,9 +306,9 @@ report_txt() {
 	headline_lines "$DIR" | wrap_at 80 "  "
 	echo
 	{
-		printf 'blkinject-bench %s at %s\n' "$(meta RUN_ID)" "$(meta GIT_COMMIT)"
-		printf 'accelerator %s, baseline %s\n' "$(meta ACCEL)" "$(meta BASELINE | tr ' ' /)"
-		printf 'command: %s\n\n' "$(meta COMMAND)"
+		printf 'blkinject-bench %s at %s\n' "${M[RUN_ID]}" "${M[GIT_COMMIT]}"
+		printf 'accelerator %s, baseline %s\n' "${M[ACCEL]}" "${M[BASELINE]// //}"
+		printf 'command: %s\n\n' "${M[COMMAND]}"
 		awk -F, -v floors="$(hardware_time && echo "$FLOORS")" -v kinds="$GUEST_TIME" \
 			-v nop="$NOP_ROW" "$FLOOR_AWK$ROUND_AWK$TEXT_AWK"'
 		BEGIN { if (floors != "") load_floors() }
@@ -324,8 +355,8 @@ report_txt() {
 nop_row() {
 	local base g
 	[[ -f $DIR/static.csv ]] || return 0
-	base=$(meta BASELINE | awk '{ print $1 }')
-	awk -F, -v b="$base" -v f="$(meta HOT_FUNCS | awk '{ print $1 }')" '
+	base=$BASE_CONFIG
+	awk -F, -v b="$base" -v f="$FIRST_FUNC" '
 		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
 		$k["base"] == b && $k["function"] == f && $k["status"] == "compared" && $k["sites_added"] == 1 &&
 		$k["sites_taken"] == 0 && $k["sites_removed"] == 0 && $k["sites_flipped"] == 0 &&
@@ -339,6 +370,7 @@ main() {
 	[[ -f $DIR/summary.csv ]] || die_bad_input "$DIR has no summary.csv"
 	[[ -f $DIR/meta.json || -f $DIR/meta.env ]] || die_bad_input "$DIR has no meta.json"
 	meta_load "$DIR"
+	meta_fill
 	FLOORS=$(mktemp)
 	# shellcheck disable=SC2064 # the name is fixed now
 	trap "rm -f '$FLOORS'" EXIT
