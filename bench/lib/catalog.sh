@@ -200,6 +200,26 @@ one_line() {
 	printf '%s' "${line%"${line##*[! ]}"}"
 }
 
+# words_once VAR TEXT...: into VAR, the words of the TEXTs (split at
+# blanks and newlines) in the order first seen, each once, joined by one
+# space.  In the shell: tr | awk | one_line was three processes where
+# every resolve and view asks.
+words_once() {
+	local -n words_once_var=$1
+	local words_once_w words_once_joined=''
+	local -a words_once_list=()
+	local -A words_once_seen=()
+	shift
+	IFS=$' \t\n' read -rd '' -a words_once_list <<<"$*" || :
+	for words_once_w in ${words_once_list[@]+"${words_once_list[@]}"}; do
+		[[ -z ${words_once_seen[$words_once_w]+set} ]] || continue
+		words_once_seen[$words_once_w]=1
+		words_once_joined+=${words_once_joined:+ }$words_once_w
+	done
+	# shellcheck disable=SC2034 # the caller's variable, by name
+	words_once_var=$words_once_joined
+}
+
 # check_configs NAME...: die naming the valid configs unless every NAME is one.
 check_configs() {
 	local c

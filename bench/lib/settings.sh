@@ -681,8 +681,10 @@ st_check_view_states0() {
 
 # st_view_list: the views VIEWS names, once checked (all of them otherwise).
 st_view_list() {
+	local views
 	if [[ -n ${ST_VAL[VIEWS]:-} && ${ST_VAL[VIEWS]} != all ]]; then
-		tr ' ' '\n' <<<"${ST_VAL[VIEWS]}" | awk 'NF && !s[$0]++' | one_line
+		words_once views "${ST_VAL[VIEWS]}"
+		printf '%s' "$views"
 	else
 		catalog_views | one_line
 	fi
@@ -702,8 +704,10 @@ st_read_views() {
 }
 
 st_view_states_all() {
-	local v
-	for v in $(st_view_list); do printf '%s\n' "${ST_VIEW[$v:STATES]:-}"; done | tr ' ' '\n' | awk 'NF && !s[$0]++' | one_line
+	local v states=''
+	for v in $(st_view_list); do states+=" ${ST_VIEW[$v:STATES]:-}"; done
+	words_once states "$states"
+	printf '%s' "$states"
 }
 
 # st_check_jobfile: a name in bench/plan/jobs or the path of a .job file; the
@@ -1206,7 +1210,8 @@ st_plan_views() {
 		done
 		configs+=" ${ST_VIEW[$v:CONFIGS]:-${ST_VAL[CONFIGS]}}"
 	done
-	printf 'VIEWS_CONFIGS=%s\n' "$(tr ' ' '\n' <<<"$configs" | awk 'NF && !s[$0]++' | one_line)"
+	words_once configs "$configs"
+	printf 'VIEWS_CONFIGS=%s\n' "$configs"
 }
 
 # settings_recipe VIEW KEY: KEY of VIEW's recipe (bench/plan/views/

@@ -354,7 +354,8 @@ main() {
 	read -r -a views <<<"$VIEWS"
 	# the states of the views, in their order: meta.json's STATES, the
 	# order of summary.csv's rows
-	STATES=$(for v in "${views[@]}"; do recipe "$v" STATES; done | tr ' ' '\n' | awk 'NF && !s[$0]++' | one_line)
+	STATES=$(for v in "${views[@]}"; do recipe "$v" STATES; done)
+	words_once STATES "$STATES"
 	if [[ $MODE == list ]]; then
 		list "${views[@]}"
 		return
@@ -381,11 +382,10 @@ main() {
 		HOT_FUNCS=$GATE_FUNC write_meta "$DIR" "$ACCEL_USED" "$(view_command "${views[@]}")"
 		printf 'seq,config,state,workload,repeat,status,metric,value\n' >"$DIR/runs.csv"
 	fi
-	meta_set "$DIR" VIEWS "$(tr ' ' '\n' <<<"$(meta_get "$DIR" VIEWS) ${views[*]}" | awk 'NF && !s[$0]++' | tr '\n' ' ' | sed 's/ $//')"
-	meta_set "$DIR" SMP_WORKLOADS "$({
-		tr ' ' '\n' <<<"$(meta_get "$DIR" SMP_WORKLOADS)"
-		for v in "${views[@]}"; do smp_workloads "$v"; done
-	} | awk 'NF && !s[$0]++' | tr '\n' ' ' | sed 's/ $//')"
+	words_once line "$(meta_get "$DIR" VIEWS)" "${views[*]}"
+	meta_set "$DIR" VIEWS "$line"
+	words_once line "$(meta_get "$DIR" SMP_WORKLOADS)" "$(for v in "${views[@]}"; do smp_workloads "$v"; done)"
+	meta_set "$DIR" SMP_WORKLOADS "$line"
 	record_views "$DIR" "${views[@]}"
 	metrics_load "$(benchstat_bin)"
 	t0=$EPOCHSECONDS

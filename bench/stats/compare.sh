@@ -124,7 +124,7 @@ main() {
 # recorded it; bench and perf boot one vCPU) lists none.
 smp_agreed() {
 	local w in_base in_new both=() bad=()
-	local base_smp new_smp
+	local base_smp new_smp agreed
 	base_smp=" $(meta_get "$1" SMP_WORKLOADS | tr '[:blank:]' ' ') "
 	new_smp=" $(meta_get "$2" SMP_WORKLOADS | tr '[:blank:]' ' ') "
 	mapfile -t both < <(comm -12 <(run_workloads_of "$1") <(run_workloads_of "$2"))
@@ -136,7 +136,8 @@ smp_agreed() {
 	done
 	[[ ${#bad[@]} == 0 ]] ||
 		broken "BASE and NEW disagree on which workloads ran on more than one vCPU (SMP_WORKLOADS in meta.json): ${bad[*]}; a run's own word cannot turn off the other's gates"
-	printf '%s %s\n' "$base_smp" "$new_smp" | tr ' ' '\n' | awk 'NF && !s[$0]++' | one_line
+	words_once agreed "$base_smp" "$new_smp"
+	printf '%s' "$agreed"
 }
 
 # run_workloads_of DIR: the workloads of DIR's runs.csv, sorted, one a line
