@@ -355,14 +355,24 @@ meta_loaded() {
 # (meta.env) is parsed by meta_env_value, never sourced: nothing from a run
 # directory is executed.
 meta_get() {
+	local meta_get_v
+	meta_var meta_get_v "$1" "$2"
+	printf '%s\n' "$meta_get_v"
+}
+
+# meta_var VAR DIR KEY: meta_get's value into VAR, without a process
+# where meta_load read DIR.
+meta_var() {
+	local -n meta_var_out=$1
 	local v=''
-	if meta_loaded "$1"; then
-		v=${META_VALUE[$1$'\x1f'$2]-}
-	elif [[ -f $1/meta.json ]]; then
-		v=$(jq -r --arg k "$2" '.[$k] // empty | tostring' "$1/meta.json")
+	if meta_loaded "$2"; then
+		v=${META_VALUE[$2$'\x1f'$3]-}
+	elif [[ -f $2/meta.json ]]; then
+		v=$(jq -r --arg k "$3" '.[$k] // empty | tostring' "$2/meta.json")
 	fi
-	[[ -n $v || ! -f $1/meta.env ]] || v=$(meta_env_value "$1/meta.env" "$2")
-	printf '%s\n' "$v"
+	[[ -n $v || ! -f $2/meta.env ]] || v=$(meta_env_value "$2/meta.env" "$3")
+	# shellcheck disable=SC2034 # the caller's variable, by name
+	meta_var_out=$v
 }
 
 # meta_env_value FILE KEY: KEY's value in an old run's meta.env, read as

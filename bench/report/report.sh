@@ -43,16 +43,11 @@ TEXT_AWK='
 '
 
 # meta_value VAR KEY: into VAR, a value of the run's metadata; "not
-# recorded" for a key an older run did not record.  No process where
-# meta_load read the run's meta.json.
+# recorded" for a key an older run did not record (meta_var).
 meta_value() {
 	local -n meta_value_var=$1
 	local meta_value_v
-	if meta_loaded "$DIR"; then
-		meta_value_v=${META_VALUE[$DIR$'\x1f'$2]-}
-	else
-		meta_value_v=$(meta_get "$DIR" "$2")
-	fi
+	meta_var meta_value_v "$DIR" "$2"
 	# shellcheck disable=SC2034 # the caller's variable, by name
 	meta_value_var=${meta_value_v:-not recorded}
 }
