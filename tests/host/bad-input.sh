@@ -159,6 +159,7 @@ ROWS=$(
 2|NEW_SERIES='/etc' (the environment): no series file|NEW_SERIES=/etc perf-scripts/static.sh
 2|NEW_CONFIG='bogus' (make's command line): not a config (valid: |make -s static NEW_CONFIG=bogus
 2|usage: build.sh objects CONFIG [OBJECT...]|bench/kernel/build.sh objects
+2|usage: build.sh checkpatch (no arguments)|bench/kernel/build.sh checkpatch main
 2|CC='clang' (the environment): kernels are built with gcc through ccache (CC="ccache gcc"); CC may be unset, gcc or cc|CC=clang bench/kernel/build.sh build on
 2|LLVM='1' (the environment): clang/LLVM kernel builds are not supported|LLVM=1 bench/kernel/build.sh build on
 2|O='$SCRATCH/o' (the environment): builds go to CACHE/build/CONFIG|O=$SCRATCH/o bench/kernel/build.sh build on

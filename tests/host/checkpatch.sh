@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# checkpatch.pl --strict (the kernel's, from the pristine tree in CACHE,
-# extracted first when it is not there) on every patch: the series, its
-# follow-up (patches/next), the ablation and instrumentation patches, and
-# the guest tests' kernel module; a line a file.
+# checkpatch.pl --strict (the kernel's: the pristine tree's in CACHE, or
+# the script alone from the tarball, bench/kernel/build.sh checkpatch) on
+# every patch: the series, its follow-up (patches/next), the ablation and
+# instrumentation patches, and the guest tests' kernel module; a line a
+# file.
 #
 #   tests/host/checkpatch.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
@@ -18,17 +19,17 @@ export CACHE=${CACHE:-$REPO_DIR/.cache}
 # checkpatch PATCH: checkpatch.pl --strict on PATCH, quiet unless it finds
 # something.
 checkpatch() {
-	"$CACHE/src/pristine/scripts/checkpatch.pl" --strict --no-tree --ignore FILE_PATH_CHANGES -q "$1"
+	"$CHECKPATCH" --strict --no-tree --ignore FILE_PATH_CHANGES -q "$1"
 }
 
 # checkpatch_file FILE: the same on a source file.
 checkpatch_file() {
-	"$CACHE/src/pristine/scripts/checkpatch.pl" --strict --no-tree -q -f "$1"
+	"$CHECKPATCH" --strict --no-tree -q -f "$1"
 }
 
 main() {
 	local p
-	"$REPO_DIR/bench/kernel/build.sh" tree main >/dev/null
+	CHECKPATCH=$("$REPO_DIR/bench/kernel/build.sh" checkpatch)
 	for p in "$REPO_DIR"/patches/*.patch "$REPO_DIR"/patches/next/*.patch \
 		"$REPO_DIR"/patches/ablation/*.patch "$REPO_DIR"/patches/instrument/*.patch; do
 		check "checkpatch --strict ${p#"$REPO_DIR"/}" checkpatch "$p"
