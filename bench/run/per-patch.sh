@@ -122,14 +122,34 @@ step() {
 	printf '%s %s\n' "$label" "$(jq -r '.HOT_FUNCS_ABSENT' "$run/meta.json")" | sed 's/ *$//' >>"$OUT/absent.txt"
 }
 
-# uncounted LABEL FUNC: why FUNC has no count in LABEL's row.
-uncounted() {
-	if [[ " $(awk -v l="$1" '$1 == l' "$OUT/absent.txt") " == *":$2 "* ]]; then echo absent; else echo 'not called'; fi
+# VALUES["LABEL STATE METRIC"]: the run's value, the first ok row of
+# runs.csv; ABSENT[LABEL]: its line of absent.txt.  Read once, when every
+# row is in (values_load): the tables look up hundreds of them.
+declare -A VALUES=() ABSENT=()
+
+# values_load: runs.csv and absent.txt into VALUES and ABSENT.
+values_load() {
+	local -a f
+	local line
+	VALUES=() ABSENT=()
+	while IFS=, read -r -a f; do
+		[[ ${f[5]:-} == ok && -z ${VALUES["${f[1]} ${f[2]} ${f[6]}"]+set} ]] || continue
+		VALUES["${f[1]} ${f[2]} ${f[6]}"]=${f[7]:-}
+	done <"$OUT/runs.csv"
+	[[ -f $OUT/absent.txt ]] || return 0
+	while read -r line; do
+		ABSENT[${line%% *}]+=${ABSENT[${line%% *}]:+$'\n'}$line
+	done <"$OUT/absent.txt"
 }
 
 # value LABEL STATE METRIC: the run's value ("" when absent).
 value() {
-	awk -F, -v c="$1" -v s="$2" -v m="$3" '$2 == c && $3 == s && $7 == m && $6 == "ok" { print $8; exit }' "$OUT/runs.csv"
+	printf '%s\n' "${VALUES["$1 $2 $3"]:-}"
+}
+
+# uncounted LABEL FUNC: why FUNC has no count in LABEL's row.
+uncounted() {
+	if [[ " ${ABSENT[$1]:-} " == *":$2 "* ]]; then echo absent; else echo 'not called'; fi
 }
 
 main() {
@@ -206,6 +226,7 @@ tables() {
 	read -r -a STATE_LIST <<<"$(meta_get "$OUT" STATES)"
 	FIRST_LABEL=${labels[0]}
 	summarise "$OUT"
+	values_load
 	per_patch_table "${labels[@]}" >"$OUT/per-patch.csv"
 	write_report
 	cat "$OUT/report.txt" >&2
@@ -242,16 +263,20 @@ cmd_report() {
 # n/a there and the first one with the interface is compared with the
 # previous label's key-off.
 per_patch_table() {
-	local label state f v m gate
+	local label state f v gate counts iops
 	local -A prev=() koff=()
+	local -a metric=() out
 	printf 'label,state'
-	for f in "${HOT_FUNC_LIST[@]}"; do printf ',%s' "$f"; done
+	for f in "${HOT_FUNC_LIST[@]}"; do
+		printf ',%s' "$f"
+		metric+=("$(plugin_metric "$f")")
+	done
 	printf ',gate_insns_per_io,insns_per_io,iops,d_%s,d_gate_insns_per_io,d_insns_per_io\n' "${HOT_FUNC_LIST[0]}"
 	for state in "${STATE_LIST[@]}"; do
 		for label in "$@"; do
 			[[ $label != off ]] || continue
 			local -a row=("$label" "$state") cur=()
-			if [[ -z $(value "$label" "$state" iops) ]]; then
+			if [[ -z ${VALUES["$label $state iops"]:-} ]]; then
 				v=n/a
 				! grep -q "^$label " "$OUT/failures.txt" 2>/dev/null || v='boot failed'
 				for f in "${HOT_FUNC_LIST[@]}" gate insns iops; do row+=("$v"); done
@@ -261,26 +286,33 @@ per_patch_table() {
 				[[ $v == 'boot failed' ]] || prev[$state]=${koff[$label]:-}
 				continue
 			fi
-			for f in "${HOT_FUNC_LIST[@]}"; do
-				m=$(plugin_metric "$f")
-				v=$(value "$label" "$state" "$m")
-				row+=("$(if [[ -n $v ]]; then num "$v"; else uncounted "$label" "$f"; fi)")
+			# each count as num prints it, or why there is none ("#why")
+			counts=''
+			for f in "${!HOT_FUNC_LIST[@]}"; do
+				v=${VALUES["$label $state ${metric[$f]}"]:-}
+				[[ -n $v ]] || v=#$(uncounted "$label" "${HOT_FUNC_LIST[$f]}")
+				counts+=${counts:+|}$v
 			done
-			cur=("$(value "$label" "$state" insns_per_call)" "$(value "$label" "$state" calls_per_io)"
-				"$(value "$label" "$state" insns_per_io)" "$(value "$label" "$state" iops)")
-			gate=$(awk -v a="${cur[0]}" -v b="${cur[1]}" 'BEGIN { if (a != "" && b != "") printf "%g", a * b }')
-			row+=("$gate" "$(num "${cur[2]}")" "$(printf '%.0f' "${cur[3]}")")
-			if [[ -n ${prev[$state]:-} ]]; then
-				read -r -a p <<<"${prev[$state]}"
-				row+=("$(awk -v a="${cur[0]:-0}" -v b="${p[0]}" 'BEGIN { printf "%+g", a - b }')"
-					"$(awk -v a="${gate:-0}" -v b="${p[1]}" 'BEGIN { printf "%+g", a - b }')"
-					"$(awk -v a="${cur[2]}" -v b="${p[2]}" 'BEGIN { printf "%+.10g", a - b }')")
-			else
-				row+=('' '' '')
-			fi
+			cur=("${VALUES["$label $state insns_per_call"]:-}" "${VALUES["$label $state calls_per_io"]:-}"
+				"${VALUES["$label $state insns_per_io"]:-}" "${VALUES["$label $state iops"]:-}")
+			# One awk for the row's numbers (a process each was most of a
+			# report's time): the gate, the counts and the changes from the
+			# previous row, printed as num and the awk of each printed them.
+			mapfile -t out < <(awk -v f="$counts" -v a="${cur[0]}" -v b="${cur[1]}" -v i="${cur[2]}" \
+				-v p="${prev[$state]:-}" 'BEGIN {
+					n = split(f, t, "|")
+					for (k = 1; k <= n; k++) s = s (t[k] ~ /^#/ ? substr(t[k], 2) : sprintf("%.10g", t[k])) ","
+					if (a != "" && b != "") g = sprintf("%g", a * b)
+					print g
+					printf "%s%s,%.10g\n", s, g, i
+					if (p == "") print ",,"
+					else { split(p, q, " "); printf "%+g,%+g,%+.10g\n", a - q[1], g - q[2], i - q[3] }
+				}')
+			gate=${out[0]}
+			printf -v iops '%.0f' "${cur[3]}"
+			printf '%s,%s,%s,%s,%s\n' "$label" "$state" "${out[1]}" "$iops" "${out[2]}"
 			prev[$state]="${cur[0]:-0} ${gate:-0} ${cur[2]}"
 			[[ $state != key-off ]] || koff[$label]=${prev[$state]}
-			(IFS=,; printf '%s\n' "${row[*]}")
 		done
 	done
 }
