@@ -10,7 +10,7 @@
 # variant resolved; exported for the scripts this one runs.
 cache_init() {
 	# The physical path, so that compiler paths match ccache's base directory.
-	mkdir -p "$CACHE"
+	[[ -d $CACHE ]] || mkdir -p "$CACHE"
 	# the mark that make clean-cache looks for before it removes anything
 	[[ -e $CACHE/.blkinject-cache ]] || : >"$CACHE/.blkinject-cache"
 	CACHE=$(cd "$CACHE" && pwd -P)
@@ -156,7 +156,7 @@ series_plus() {
 
 # series_identity: SERIES_DIR and its ID (a hash over the listed patches).
 series_identity() {
-	local s=$SERIES p patches
+	local s=$SERIES p patches sum
 	if [[ $s == none ]]; then
 		printf '%s none\n' "$s"
 		return
@@ -164,11 +164,12 @@ series_identity() {
 	[[ -d $s && -f $s/series ]] ||
 		die_bad_input "SERIES=$s has no series file: give a directory with a 'series' file listing its patches in order (like patches/), or SERIES=none for a tree that already has the change"
 	s=$(cd "$s" && pwd -P)
-	while read -r p; do
-		[[ -f $p ]] || die_bad_input "SERIES=$s: $(basename "$p") is listed in its series file but missing"
-	done < <(series_patches "$s")
 	mapfile -t patches < <(series_patches "$s")
-	printf '%s %s\n' "$s" "$(cat "$s/series" "${patches[@]}" | sha256sum | cut -c1-12)"
+	for p in ${patches[@]+"${patches[@]}"}; do
+		[[ -f $p ]] || die_bad_input "SERIES=$s: ${p##*/} is listed in its series file but missing"
+	done
+	sum=$(cat "$s/series" "${patches[@]}" | sha256sum)
+	printf '%s %s\n' "$s" "${sum:0:12}"
 }
 
 # Resolve KSRC and SERIES once per job (the children inherit the answer).
