@@ -67,7 +67,7 @@ BAD=$(
 2|CONFIGS is empty (the environment): want config names (valid: debug gcov |CONFIGS= $M bench
 2|CONFIGS is empty (make's command line)|$M kernels CONFIGS=
 2|CONFIGS='on on' (the environment): 'on' is listed twice|CONFIGS='on on' $M bench
-2|'../on' is not a config (valid: debug gcov nokey off-layout off on-nojl on peers pristine)|CONFIGS='on ../on' $M kernels
+2|'../on' is not a config (valid: debug gcov kcsan nokey off-layout off on-nojl on peers pristine)|CONFIGS='on ../on' $M kernels
 2|'on/x' is not a config|$M kernels CONFIGS=on/x
 2|CONFIG (make's command line) is not read by bench (it is a setting of: shell fuzz soak); did you mean CONFIGS?|$M bench CONFIG=on
 2|CONFIG (the environment) is not a setting of bench: did you mean CONFIGS?|CONFIG=on $M bench
