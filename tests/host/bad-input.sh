@@ -57,6 +57,8 @@ ROWS=$(
 2|MUTANT_SERIES='none' (the environment): the mutants need a series to apply on|MUTANT_SERIES=none tests/mutants/run.sh
 2|a committed run, which no command writes into|tests/mutants/run.sh -o results/20261206-mutants none
 2|a committed run, which no command writes into|MUTANT_OUT=results/20261206-mutants/ tests/mutants/score.sh
+2|MUTANT_RACE='2' (the environment): want 0 or 1|MUTANT_RACE=2 tests/mutants/score.sh
+2|MUTANT_TESTS_RACE='nosuch' (the environment): 'nosuch' is not a test|MUTANT_TESTS_RACE=nosuch tests/mutants/score.sh
 2|unknown config 'bogus' (valid: |bench/kernel/build.sh build on bogus
 2|usage: build.sh tree NAME|bench/kernel/build.sh bogus
 0|build.sh build CONFIG|bench/kernel/build.sh -h

@@ -5,10 +5,14 @@
 # booted with the guest tests; it is killed when one of them fails.  A
 # mutant of the concurrency class (deleted locks, RCU and key calls, RCU
 # forms made plain, reorderings) that survives on is run on debug too
-# (KASAN, lockdep, full preemption) with the tests of concurrent use.  A
-# concurrency kill is repeated, the killing test alone in a boot of its
-# own, MUTANT_REPEATS times, and its rate reported.  A benchmark, not part
-# of make test: a build and one to MUTANT_REPEATS + 2 boots per mutant.
+# (KASAN, lockdep, full preemption) with the tests of concurrent use, and
+# one that survives debug on kcsan (KCSAN watching the error-injection
+# code: a race whatever order the CPUs take).  A concurrency kill is
+# repeated, the killing test alone in a boot of its own, MUTANT_REPEATS
+# times, and its rate reported.  Before the first mutant on a config the
+# series itself boots there with the same tests, and must pass them.  A
+# benchmark, not part of make test: a build and one to MUTANT_REPEATS + 3
+# boots per mutant.
 #
 #   tests/mutants/score.sh [-o DIR] [ID...]     (default: every mutant)
 #
@@ -16,10 +20,13 @@
 # with one is not run again; a run stopped (or out of time) goes on where
 # it stopped when started again with the same DIR.  Settings:
 # MUTANT_REPEATS (default 20; 0: none), MUTANT_DEBUG (default 1: the
-# concurrency class on debug too), MUTANT_LIMIT (stop after running this
-# many mutants, default 0: all), MUTANT_OUT (DIR), MUTANT_TESTS (tests to
-# boot first on on, the others after them: a mutant they kill costs less),
-# MUTANT_TESTS_DEBUG (the tests run on debug).  Output in DIR (-o DIR is
+# concurrency class on debug too), MUTANT_RACE (default 1: and on kcsan),
+# MUTANT_LIMIT (stop after running this many mutants, default 0: all),
+# MUTANT_OUT (DIR), MUTANT_TESTS (tests to boot first on on, the others
+# after them: a mutant they kill costs less), MUTANT_TESTS_DEBUG and
+# MUTANT_TESTS_RACE (the tests run on debug, on kcsan).  A concurrency
+# mutant's verdict "survived on" or "survived on+debug" from a run with
+# fewer of those configs goes on to the ones it missed.  Output in DIR (-o DIR is
 # MUTANT_OUT=DIR; default DATE-TIME-mutants under RESULTS_ROOT, else
 # results/; never a committed run, started again with its DIR to go on):
 # mutants/ (the patches and index.tsv), verdicts/ID (one line:
@@ -37,7 +44,8 @@ out_setting=()
 help_option_setting "$0" -o MUTANT_OUT out_setting "$@"
 shift $((OPTIND - 1))
 driver_start mutants ${out_setting[@]+"${out_setting[@]}"} -- "$0" "$@"
-plan_read MUTANT_REPEATS MUTANT_DEBUG MUTANT_LIMIT MUTANT_OUT MUTANT_TESTS MUTANT_TESTS_DEBUG TEST_TIMEOUT RESULTS_ROOT
+plan_read MUTANT_REPEATS MUTANT_DEBUG MUTANT_RACE MUTANT_LIMIT MUTANT_OUT MUTANT_TESTS MUTANT_TESTS_DEBUG \
+	MUTANT_TESTS_RACE TEST_TIMEOUT RESULTS_ROOT
 # shellcheck source=bench/lib/guest-tests.sh
 . "$BENCH_DIR/lib/guest-tests.sh"
 
@@ -50,18 +58,34 @@ MUTANTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 MUTANTS_ROOT=$CACHE
 EQUIVALENT=$MUTANTS_DIR/equivalent.tsv
 
+# BUILT_FOR_MUTANTS[CONFIG]: set once the series' own build of CONFIG is
+# there (ensure_built); restore_builds puts back those alone.
+declare -A BUILT_FOR_MUTANTS=()
+
 # ensure_built CONFIG: the series' own build of CONFIG, which every mutant
-# starts from.
+# starts from, made before CONFIG's first mutant (a run that goes on to
+# kcsan alone builds neither on nor debug); then the series itself booted
+# with the tests its mutants boot on CONFIG: a test that fails without a
+# mutant would "kill" every one, so the run stops there instead.
 ensure_built() {
+	local fail log=$RUN_DIR/logs/series.$1.log
+	[[ -z ${BUILT_FOR_MUTANTS[$1]:-} ]] || return 0
 	"$BENCH_DIR/kernel/build.sh" build "$1" >&2
+	BUILT_FOR_MUTANTS[$1]=1
+	log "mutants: the series itself on $1"
+	# shellcheck disable=SC2046 # the tests, one word each
+	fail=$(boot_with : "$1" "$log" $(tests_on "$1"))
+	[[ -z $fail ]] || die "the series itself fails $fail on $1 ($log): its mutants cannot be scored there"
 }
 
 # restore_builds: the cache's builds back to the series (one file
 # compiled again and a link, each).
 restore_builds() {
+	local cfg
 	log "mutants: restoring the series' builds"
-	"$BENCH_DIR/kernel/build.sh" build on >&2 || true
-	[[ $MUTANT_DEBUG == 0 ]] || "$BENCH_DIR/kernel/build.sh" build debug >&2 || true
+	for cfg in "${!BUILT_FOR_MUTANTS[@]}"; do
+		"$BENCH_DIR/kernel/build.sh" build "$cfg" >&2 || true
+	done
 }
 
 # series_with ID DIR: a series directory for SERIES=: patches/ and the
@@ -86,6 +110,7 @@ mutant_variant() {
 
 # build_mutant ID GEN CONFIG LOG: build CONFIG with the mutant.
 build_mutant() {
+	ensure_built "$3"
 	series_with "$1" "$2" >/dev/null
 	(
 		mutant_variant
@@ -97,10 +122,17 @@ build_mutant() {
 # CONFIG, stopping at the first failure; prints "TEST DETAIL" of the
 # first that failed, nothing when all passed.
 boot_tests() {
-	local cfg=$1 log=$2
-	shift 2
+	boot_with mutant_variant "$@"
+}
+
+# boot_with SETUP CONFIG LOG TEST...: boot_tests of the build that SETUP
+# (a function run first in the boot's subshell: mutant_variant, or : for
+# the series' own) names.
+boot_with() {
+	local setup=$1 cfg=$2 log=$3
+	shift 3
 	(
-		mutant_variant
+		"$setup"
 		guest_results_init
 		export TESTS="$*" GUEST_ENV="STOP_AFTER_FAIL=1" TEST_RESULTS=$CACHE/mutants/results
 		# the tests with a boot of their own (FRESH_BOOT=1 after the
@@ -127,23 +159,55 @@ class_of() {
 	awk -F'\t' -v id="$1" '$1 == id { print $2 }' "$2/index.tsv"
 }
 
-# pending ID GEN OUT: the mutant still has something to run: no verdict,
-# or (MUTANT_DEBUG=1) a concurrency mutant that survived on alone.
-pending() {
-	local v=$3/verdicts/$1
+# concurrency_configs: the configs a concurrency mutant that survives on
+# goes on to, in order ("debug kcsan", as MUTANT_DEBUG and MUTANT_RACE say).
+concurrency_configs() {
+	[[ $MUTANT_DEBUG == 0 ]] || printf 'debug '
+	[[ $MUTANT_RACE == 0 ]] || printf 'kcsan '
+}
+
+# survived_on ID OUT: the configs an earlier verdict "survived" of ID
+# names ("on+debug"), nothing without one.
+survived_on() {
+	local v=$2/verdicts/$1
 	[[ -f $v ]] || return 0
-	[[ $MUTANT_DEBUG == 1 && $(class_of "$1" "$2") == concurrency ]] &&
-		[[ $(cut -f1,2 "$v") == $'survived\ton' ]]
+	awk -F'\t' '$1 == "survived" { print $2 }' "$v"
+}
+
+# pending ID GEN OUT: the mutant still has something to run: no verdict,
+# or a concurrency mutant that survived the configs it ran on and has one
+# of concurrency_configs still to go.
+pending() {
+	local ran c
+	[[ -f $3/verdicts/$1 ]] || return 0
+	[[ $(class_of "$1" "$2") == concurrency ]] || return 1
+	ran=+$(survived_on "$1" "$3")+
+	[[ $ran != ++ ]] || return 1
+	for c in $(concurrency_configs); do
+		[[ $ran == *"+$c+"* ]] || return 0
+	done
+	return 1
+}
+
+# tests_on CONFIG: the tests a mutant boots on CONFIG.
+tests_on() {
+	case $1 in
+	on) on_tests ;;
+	debug) printf '%s\n' "$MUTANT_TESTS_DEBUG" ;;
+	kcsan) printf '%s\n' "$MUTANT_TESTS_RACE" ;;
+	esac
 }
 
 # run_mutant ID GEN OUT: build, boot, verdict.  A concurrency mutant that
-# survived on in an earlier run (MUTANT_DEBUG=0 then) goes on to debug.
+# survives goes on to each of concurrency_configs it has not run on (an
+# earlier run's verdict "survived on+debug" goes on to kcsan alone).
 run_mutant() {
-	local id=$1 gen=$2 out=$3 class fail="" t0 cfg test detail k n kills
+	local id=$1 gen=$2 out=$3 class fail="" t0 cfg test detail k n kills ran
 	class=$(class_of "$id" "$gen")
 	t0=$EPOCHSECONDS
-	if [[ -f $out/verdicts/$id ]]; then
-		log "mutant $id ($class): survived on before; on to debug"
+	ran=$(survived_on "$id" "$out")
+	if [[ -n $ran ]]; then
+		log "mutant $id ($class): survived $ran before; on to the configs it missed"
 		series_with "$id" "$gen" >/dev/null
 	else
 		log "mutant $id ($class): building on"
@@ -154,27 +218,29 @@ run_mutant() {
 		log "mutant $id: the guest tests on on"
 		# shellcheck disable=SC2046 # the tests, one word each
 		fail=$(boot_tests on "$out/logs/$id.on.log" $(on_tests))
-	fi
-	if [[ -z $fail && $class == concurrency && $MUTANT_DEBUG == 0 ]]; then
-		verdict "$out" "$id" survived on - "every test passed on on; not run on debug (MUTANT_DEBUG=0)" "$t0"
-		return
-	fi
-	if [[ -z $fail && $class == concurrency && $MUTANT_DEBUG == 1 ]]; then
-		log "mutant $id: survived on; building debug"
-		if ! build_mutant "$id" "$gen" debug "$out/logs/$id.build-debug.log"; then
-			verdict "$out" "$id" stillborn debug - "does not compile" "$t0"
-			return
-		fi
-		log "mutant $id: the concurrency tests on debug"
-		# shellcheck disable=SC2086 # the tests, one word each
-		fail=$(boot_tests debug "$out/logs/$id.debug.log" $MUTANT_TESTS_DEBUG)
-		[[ -z $fail ]] || fail="debug $fail"
-	else
 		[[ -z $fail ]] || fail="on $fail"
+		ran=on
+	fi
+	if [[ -z $fail && $class == concurrency ]]; then
+		for cfg in $(concurrency_configs); do
+			[[ +$ran+ != *"+$cfg+"* ]] || continue
+			log "mutant $id: survived $ran; building $cfg"
+			if ! build_mutant "$id" "$gen" "$cfg" "$out/logs/$id.build-$cfg.log"; then
+				verdict "$out" "$id" stillborn "$cfg" - "does not compile" "$t0"
+				return
+			fi
+			log "mutant $id: the concurrency tests on $cfg"
+			# shellcheck disable=SC2046 # the tests, one word each
+			fail=$(boot_tests "$cfg" "$out/logs/$id.$cfg.log" $(tests_on "$cfg"))
+			if [[ -n $fail ]]; then
+				fail="$cfg $fail"
+				break
+			fi
+			ran+=+$cfg
+		done
 	fi
 	if [[ -z $fail ]]; then
-		verdict "$out" "$id" survived "$([[ $class == concurrency ]] && echo on+debug || echo on)" - \
-			"every test passed" "$t0"
+		verdict "$out" "$id" survived "$ran" - "every test passed" "$t0"
 		return
 	fi
 	read -r cfg test detail <<<"$fail"
@@ -229,6 +295,7 @@ main() {
 	t0=$EPOCHSECONDS
 	[[ -n $out ]] || out=$(results_root)/$(date +%Y%m%d-%H%M%S)-mutants
 	gen=$out/mutants
+	RUN_DIR=$out
 	mkdir -p "$out/verdicts" "$out/logs"
 	if [[ ! -f $gen/index.tsv ]]; then
 		"$BENCH_DIR/kernel/build.sh" tree main >&2
@@ -244,8 +311,6 @@ main() {
 		mapfile -t ids < <(awk -F'\t' '$2 == "concurrency" { print $1 }' "$gen/index.tsv"
 			awk -F'\t' '$2 != "concurrency" { print $1 }' "$gen/index.tsv")
 	fi
-	ensure_built on
-	[[ $MUTANT_DEBUG == 0 ]] || ensure_built debug
 	trap restore_builds EXIT
 	for id in "${ids[@]}"; do
 		pending "$id" "$gen" "$out" || continue
