@@ -44,34 +44,45 @@ context_hash() {
 	} | sha256sum | cut -c1-32
 }
 
-# lint FILE: shellcheck -x FILE (in the checkout, as the directives'
+# lint FILE KEY: shellcheck -x FILE (in the checkout, as the directives'
 # paths are written), its findings in SCRATCH/FILE.out, a mark
-# SCRATCH/FILE.bad when it found any, SCRATCH/FILE.known when a run with
-# the same inputs passed (DONE/KEY, remembered when this one passes).
+# SCRATCH/FILE.bad when it found any; DONE/KEY remembered when it passes.
 lint() {
-	local out=$SCRATCH/${1//\//_} key
-	key=$({ printf '%s\n%s\n' "$CONTEXT" "$1"; cat "$REPO_DIR/$1"; } | sha256sum | cut -c1-32)
-	if [[ -e $DONE/$key ]]; then
-		: >"$out.known"
-	elif (cd "$REPO_DIR" && shellcheck -x "$1") >"$out.out" 2>&1; then
-		: >"$DONE/$key"
+	local out=$SCRATCH/${1//\//_}
+	if (cd "$REPO_DIR" && shellcheck -x "$1") >"$out.out" 2>&1; then
+		: >"$DONE/$2"
 	else
 		: >"$out.bad"
 	fi
 }
 
 main() {
-	local -a files
-	local f out note
+	local -a files sums todo
+	local f out note i key
 	mapfile -t files < <(shell_scripts)
 	check "there are shell scripts to check (${#files[@]})" test "${#files[@]}" -gt 50
 	DONE=${CACHE:-$REPO_DIR/.cache}/check/shellcheck
 	mkdir -p "$DONE"
 	CONTEXT=$(context_hash)
+	# A file's verdict holds while its content and CONTEXT do: its key
+	# names both, the content by one git hash-object for every file (the
+	# working tree's bytes), not a hash process a file.
+	mapfile -t sums < <(cd "$REPO_DIR" && git hash-object -- "${files[@]}")
+	check "a content hash for each script" test "${#sums[@]}" = "${#files[@]}"
+	todo=()
+	for i in "${!files[@]}"; do
+		f=${files[i]}
+		key=$CONTEXT.${sums[i]}.${f//\//_}
+		if [[ -e $DONE/$key ]]; then
+			: >"$SCRATCH/${f//\//_}.known"
+		else
+			todo+=("$f" "$key")
+		fi
+	done
 	export -f lint
-	export REPO_DIR SCRATCH DONE CONTEXT
+	export REPO_DIR SCRATCH DONE
 	# shellcheck disable=SC2016 # expanded by the bash xargs runs
-	printf '%s\0' "${files[@]}" | xargs -0 -n 1 -P "$(nproc)" bash -c 'lint "$1"' lint
+	((${#todo[@]} == 0)) || printf '%s\0' "${todo[@]}" | xargs -0 -n 2 -P "$(nproc)" bash -c 'lint "$1" "$2"' lint
 	for f in "${files[@]}"; do
 		out=$SCRATCH/${f//\//_}
 		note=''
