@@ -286,7 +286,7 @@ per_patch_table() {
 				[[ $v == 'boot failed' ]] || prev[$state]=${koff[$label]:-}
 				continue
 			fi
-			# each count as num prints it, or why there is none ("#why")
+			# each count, or why there is none ("#why")
 			counts=''
 			for f in "${!HOT_FUNC_LIST[@]}"; do
 				v=${VALUES["$label $state ${metric[$f]}"]:-}
@@ -296,8 +296,9 @@ per_patch_table() {
 			cur=("${VALUES["$label $state insns_per_call"]:-}" "${VALUES["$label $state calls_per_io"]:-}"
 				"${VALUES["$label $state insns_per_io"]:-}" "${VALUES["$label $state iops"]:-}")
 			# One awk for the row's numbers (a process each was most of a
-			# report's time): the gate, the counts and the changes from the
-			# previous row, printed as num and the awk of each printed them.
+			# report's time): the counts and the instructions per I/O with
+			# %.10g (as data: per-patch.csv keeps full precision, the
+			# reports round), the gate and the changes from the previous row.
 			mapfile -t out < <(awk -v f="$counts" -v a="${cur[0]}" -v b="${cur[1]}" -v i="${cur[2]}" \
 				-v p="${prev[$state]:-}" 'BEGIN {
 					n = split(f, t, "|")
@@ -324,9 +325,6 @@ load_average() {
 	read -r one five fifteen _ </proc/loadavg
 	printf '%s %s %s on %s CPUs\n' "$one" "$five" "$fifteen" "$(nproc)"
 }
-
-# num X: X as data (per-patch.csv keeps full precision; the reports round)
-num() { awk -v v="$1" 'BEGIN { printf "%.10g\n", v }'; }
 
 # write_report N: report.md (tables) and report.txt (plain) from
 # per-patch.csv, prefixes.txt and runs.csv.
