@@ -70,7 +70,8 @@ declare -A BUILT_FOR_MUTANTS=()
 ensure_built() {
 	local fail log=$RUN_DIR/logs/series.$1.log
 	[[ -z ${BUILT_FOR_MUTANTS[$1]:-} ]] || return 0
-	"$BENCH_DIR/kernel/build.sh" build "$1" >&2
+	# explicit: build_mutant, which calls this, runs in an if
+	"$BENCH_DIR/kernel/build.sh" build "$1" >&2 || die "the series' own build of $1 failed"
 	BUILT_FOR_MUTANTS[$1]=1
 	log "mutants: the series itself on $1"
 	# shellcheck disable=SC2046 # the tests, one word each
