@@ -105,9 +105,19 @@ ensure_debian_pristine() {
 	version=$(source_version)
 	extracted "$dir" "$version" && return
 	log "extracting $SOURCE_PKG $version into $dir"
-	rm -rf "$dir" "$dir.tmp" "$CACHE"/src/tree-* "$CACHE"/trees/*/src
+	rm -rf "$CACHE"/src/tree-* "$CACHE"/trees/*/src
+	extract_source "$dir" "$version"
+}
+
+# extract_source DIR VERSION [FILE...]: Debian's tarball, or only its FILEs
+# (paths below its top directory), extracted into DIR through DIR.tmp and
+# marked with VERSION (extracted).
+extract_source() {
+	local dir=$1 version=$2
+	shift 2
+	rm -rf "$dir" "$dir.tmp"
 	mkdir -p "$dir.tmp"
-	tar -xJf "$SOURCE_TARBALL" -C "$dir.tmp" --strip-components=1
+	tar -xJf "$SOURCE_TARBALL" -C "$dir.tmp" --strip-components=1 "${@/#/$SOURCE_PKG/}"
 	printf '%s\n' "$version" >"$dir.tmp/.blkinject-version"
 	mv "$dir.tmp" "$dir"
 }
@@ -259,8 +269,7 @@ cmd_tree() {
 # CACHE/src/checkpatch: checking the patches needs 10 s of xz, not the
 # 40 s of the whole tree.
 cmd_checkpatch() {
-	local dir version lock f
-	local -a members=()
+	local dir version lock
 	mkdir -p "$CACHE/src"
 	exec {lock}>"$CACHE/src/.lock"
 	flock "$lock"
@@ -272,14 +281,8 @@ cmd_checkpatch() {
 		extracted "$dir" "$version" || dir=$CACHE/src/checkpatch
 		if ! extracted "$dir" "$version"; then
 			log "extracting scripts/checkpatch.pl of $SOURCE_PKG $version into $dir"
-			rm -rf "$dir" "$dir.tmp"
-			mkdir -p "$dir.tmp"
-			for f in checkpatch.pl spelling.txt const_structs.checkpatch; do
-				members+=("$SOURCE_PKG/scripts/$f")
-			done
-			tar -xJf "$SOURCE_TARBALL" -C "$dir.tmp" --strip-components=1 "${members[@]}"
-			printf '%s\n' "$version" >"$dir.tmp/.blkinject-version"
-			mv "$dir.tmp" "$dir"
+			extract_source "$dir" "$version" scripts/checkpatch.pl scripts/spelling.txt \
+				scripts/const_structs.checkpatch
 		fi
 	fi
 	exec {lock}>&-
