@@ -22,14 +22,26 @@
 # shellcheck source=bench/lib/cores.sh
 . "${BASH_SOURCE[0]%/*}/cores.sh"
 
-# accel_valid: what ACCEL may be, one line: auto and the accelerators.
+# accel_names ARRAY: what ACCEL may be, auto and the accelerators, into
+# ARRAY (read without a subshell: accel_known runs on every command).
+accel_names() {
+	local -n accel_names_into=$1
+	# shellcheck disable=SC2034 # the caller's array, by name
+	accel_names_into=(auto kvm tcg tcg-icount)
+}
+
+# accel_valid: what ACCEL may be, one line.
 accel_valid() {
-	echo auto kvm tcg tcg-icount
+	local -a names
+	accel_names names
+	echo "${names[*]}"
 }
 
 # accel_known ACCEL: ACCEL is one of accel_valid.
 accel_known() {
-	[[ -n $1 && " $(accel_valid) " == *" $1 "* ]]
+	local -a names
+	accel_names names
+	[[ -n $1 && " ${names[*]} " == *" $1 "* ]]
 }
 
 check_accel() {

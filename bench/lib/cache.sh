@@ -13,7 +13,7 @@ cache_init() {
 	[[ -d $CACHE ]] || mkdir -p "$CACHE"
 	# the mark that make clean-cache looks for before it removes anything
 	[[ -e $CACHE/.blkinject-cache ]] || : >"$CACHE/.blkinject-cache"
-	CACHE=$(cd "$CACHE" && pwd -P)
+	path_abs CACHE "$CACHE" -P
 	[[ -z ${SERIES+set} ]] || resolve_variant
 }
 
@@ -102,18 +102,23 @@ modules_image() {
 SOURCE_PKG=linux-source-6.12
 SOURCE_TARBALL=/usr/src/linux-source-6.12.tar.xz
 
-# ksrc_identity: "KIND ID" of KSRC (kind: debian, git, dir, tar).
+# ksrc_identity: KSRC_KIND and KSRC_ID, what KSRC is (debian, git, dir,
+# tar) and its ID; bad input when it is none of them.
 ksrc_identity() {
-	local top newest
+	local top here newest
 	if [[ -z ${KSRC:-} || $KSRC == "$SOURCE_TARBALL" ]]; then
-		printf 'debian debian-%s\n' "$(dpkg-query -W -f='${Version}' "$SOURCE_PKG" 2>/dev/null || echo none)"
+		KSRC_KIND=debian
+		KSRC_ID=debian-$(dpkg-query -W -f='${Version}' "$SOURCE_PKG" 2>/dev/null || echo none)
 	elif [[ -d $KSRC ]]; then
 		top=$(git -C "$KSRC" rev-parse --show-toplevel 2>/dev/null || true)
-		if [[ -n $top && $top == "$(cd "$KSRC" && pwd -P)" ]]; then
-			printf 'git git-%s\n' "$(git -C "$KSRC" rev-parse --short=12 HEAD)"
+		path_abs here "$KSRC" -P
+		if [[ -n $top && $top == "$here" ]]; then
+			KSRC_KIND=git
+			KSRC_ID=git-$(git -C "$KSRC" rev-parse --short=12 HEAD)
 		elif [[ -f $KSRC/Makefile && -f $KSRC/Kconfig ]]; then
 			newest=$(find "$KSRC" -type f -printf '%T@\n' | sort -n | tail -n 1)
-			printf 'dir dir-%s\n' "$(printf '%s %s' "$(cd "$KSRC" && pwd -P)" "$newest" | sha256sum | cut -c1-12)"
+			KSRC_KIND=dir
+			KSRC_ID=dir-$(printf '%s %s' "$here" "$newest" | sha256sum | cut -c1-12)
 		else
 			die_bad_input "KSRC=$KSRC is not a kernel source: give a git checkout (its top directory), an extracted tree (Makefile and Kconfig at its top) or a tarball (.tar, .tar.gz, .tar.xz, .tar.bz2, .tar.zst)"
 		fi
@@ -122,19 +127,30 @@ ksrc_identity() {
 		*.tar | *.tar.gz | *.tgz | *.tar.xz | *.txz | *.tar.bz2 | *.tar.zst) ;;
 		*) die_bad_input "KSRC=$KSRC is not a kernel source: a file must be a tarball (.tar, .tar.gz, .tar.xz, .tar.bz2, .tar.zst); or give a git checkout or an extracted tree" ;;
 		esac
-		printf 'tar tar-%s\n' "$(sha256sum "$KSRC" | cut -c1-12)"
+		KSRC_KIND=tar
+		KSRC_ID=tar-$(sha256sum "$KSRC" | cut -c1-12)
 	else
 		die_bad_input "KSRC=$KSRC: no such file or directory (give a git checkout, an extracted tree or a tarball; unset for $SOURCE_TARBALL)"
 	fi
 }
 
-# series_patches DIR: the patch files DIR/series lists, one a line, in order.
-series_patches() {
+# series_list ARRAY DIR: the patch files DIR/series lists, in order, into
+# ARRAY, read by the shell.
+series_list() {
+	local -n series_list_into=$1
 	local p
+	series_list_into=()
 	while read -r p; do
 		[[ -z $p || $p == \#* ]] && continue
-		printf '%s/%s\n' "$1" "${p%% *}"
-	done <"$1/series"
+		series_list_into+=("$2/${p%% *}")
+	done <"$2/series"
+}
+
+# series_patches DIR: the patch files DIR/series lists, one a line, in order.
+series_patches() {
+	local -a patches
+	series_list patches "$1"
+	[[ ${#patches[@]} == 0 ]] || printf '%s\n' "${patches[@]}"
 }
 
 # series_plus FROM DIR PATCH [NAME]: DIR made afresh a series directory of
@@ -154,41 +170,43 @@ series_plus() {
 	printf '%s\n' "$dir"
 }
 
-# series_identity: SERIES_DIR and its ID (a hash over the listed patches).
+# series_identity: SERIES_DIR, SERIES's physical path (none for none),
+# and SERIES_ID, a hash over its series file and the patches it lists.
 series_identity() {
-	local s=$SERIES p patches sum
+	local s=$SERIES p sum
+	local -a patches
 	if [[ $s == none ]]; then
-		printf '%s none\n' "$s"
+		SERIES_DIR=none SERIES_ID=none
 		return
 	fi
 	[[ -d $s && -f $s/series ]] ||
 		die_bad_input "SERIES=$s has no series file: give a directory with a 'series' file listing its patches in order (like patches/), or SERIES=none for a tree that already has the change"
-	s=$(cd "$s" && pwd -P)
-	mapfile -t patches < <(series_patches "$s")
+	path_abs s "$s" -P
+	series_list patches "$s"
 	for p in ${patches[@]+"${patches[@]}"}; do
 		[[ -f $p ]] || die_bad_input "SERIES=$s: ${p##*/} is listed in its series file but missing"
 	done
 	sum=$(cat "$s/series" "${patches[@]}" | sha256sum)
-	printf '%s %s\n' "$s" "${sum:0:12}"
+	SERIES_DIR=$s SERIES_ID=${sum:0:12}
 }
 
-# Resolve KSRC and SERIES once per job (the children inherit the answer).
+# Resolve KSRC and SERIES once per job (the children inherit the answer);
+# in this shell, so that a bad KSRC or SERIES ends the script with its
+# reason.
 resolve_variant() {
-	local kind id sdir sid
+	local patches
 	[[ ${VARIANT_FOR:-} != "${KSRC:-}|${SERIES:-}|$CACHE" || -z ${VARIANT_ROOT:-} ]] || return 0
-	# Nothing read: ksrc_identity or series_identity said why (their die
-	# ends only the process substitution, and read's status would be 1).
-	read -r kind id < <(ksrc_identity) || exit "$STATUS_BAD_INPUT"
-	[[ -n ${id:-} ]] || exit "$STATUS_BAD_INPUT"
-	read -r sdir sid < <(series_identity) || exit "$STATUS_BAD_INPUT"
-	[[ -n ${sid:-} ]] || exit "$STATUS_BAD_INPUT"
-	KSRC_KIND=$kind KSRC_ID=$id SERIES_DIR=$sdir SERIES_ID=$sid
-	if [[ $kind == debian && $sdir == "$(cd "$REPO_DIR/patches" && pwd -P)" ]]; then
+	ksrc_identity
+	series_identity
+	path_abs patches "$REPO_DIR/patches" -P
+	if [[ $KSRC_KIND == debian && $SERIES_DIR == "$patches" ]]; then
 		VARIANT_ROOT=$CACHE
+	elif [[ $SERIES_ID == none ]]; then
+		VARIANT_ROOT=$CACHE/variants/$KSRC_ID+none
 	else
-		VARIANT_ROOT=$CACHE/variants/$id+$([[ $sid == none ]] && echo none || echo "series-$sid")
+		VARIANT_ROOT=$CACHE/variants/$KSRC_ID+series-$SERIES_ID
 	fi
-	VARIANT_NOSERIES_ROOT=$CACHE/variants/$id+none
+	VARIANT_NOSERIES_ROOT=$CACHE/variants/$KSRC_ID+none
 	VARIANT_FOR="${KSRC:-}|${SERIES:-}|$CACHE"
 	export KSRC_KIND KSRC_ID SERIES_DIR SERIES_ID VARIANT_ROOT VARIANT_NOSERIES_ROOT VARIANT_FOR
 }

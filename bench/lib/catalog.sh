@@ -5,15 +5,19 @@
 # or fio job is a new valid name without a change here.  catalog_NAMES
 # lists the valid ones, catalog_is_NAME checks one, printing nothing.
 #
-# Sourcing this file defines functions and nothing else.
+# Sourcing this file defines functions and nothing else (path.sh's too).
+
+# shellcheck source=bench/lib/path.sh
+. "${BASH_SOURCE[0]%/*}/path.sh"
 
 # catalog_dir VAR WHAT: the path of WHAT into the variable VAR, without a
 # subshell: the one place that knows where things are.  The repository is
-# CATALOG_REPO when set (the resolver sets it once), else this file's.
+# CATALOG_REPO when set (the resolver sets it once), else this file's,
+# kept in CATALOG_REPO by the first call.
 catalog_dir() {
 	local -n catalog_var=$1
-	local repo=${CATALOG_REPO:-}
-	[[ -n $repo ]] || repo=$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd)
+	[[ -n ${CATALOG_REPO:-} ]] || path_abs CATALOG_REPO "${BASH_SOURCE[0]%/*}/../.."
+	local repo=$CATALOG_REPO
 	# shellcheck disable=SC2034 # the caller's variable, by name
 	case $2 in
 	repo) catalog_var=$repo ;;

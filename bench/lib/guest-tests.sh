@@ -13,6 +13,9 @@
 # from the environment, not settings: TEST_RESULTS (where failed tests'
 # files go, default tests/results), GUEST_ENV ("K=V ..." for the tests).
 
+# shellcheck source=bench/lib/path.sh
+. "${BASH_SOURCE[0]%/*}/path.sh"
+
 # guest_results_init: PASSED, FAILED, SKIPPED and FAILURES, which result
 # counts in, from zero.
 guest_results_init() {
@@ -37,7 +40,7 @@ result() {
 }
 
 # tests/, where the guest tests and their library are.
-GUEST_TESTS_DIR=$(cd "${BASH_SOURCE[0]%/*}/../../tests" && pwd)
+path_abs GUEST_TESTS_DIR "${BASH_SOURCE[0]%/*}/../../tests"
 
 # failed_files_dir NAME: where the files of NAME's failed tests go (NAME:
 # a config, or runner), as blktests keeps results/: TEST_RESULTS/NAME.

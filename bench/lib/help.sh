@@ -1,13 +1,16 @@
 # shellcheck shell=bash
 # How every script starts: its help (the leading comment block, printed
 # whatever its length, so a header that grows is never cut by a line
-# range) on -h or --help, and the exit statuses by name (status.sh).
+# range) on -h or --help, the exit statuses by name (status.sh) and a
+# directory's absolute path without a subshell (path.sh).
 #
 # Sourcing this file defines functions and constants and nothing else, so
 # a script sources it before anything (its -h answer needs nothing more).
 
 # shellcheck source=bench/lib/status.sh
 . "${BASH_SOURCE[0]%/*}/status.sh"
+# shellcheck source=bench/lib/path.sh
+. "${BASH_SOURCE[0]%/*}/path.sh"
 
 # help_header FILE: FILE's leading comment block, the comment lines after
 # its shebang up to the first line that is not a comment, each with its

@@ -17,8 +17,8 @@
 # shellcheck source=bench/lib/help.sh
 . "${BASH_SOURCE[0]%/*}/help.sh"
 
-BENCH_DIR=$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)
-# its parent, without another subshell (BENCH_DIR is absolute, as cd made it)
+path_abs BENCH_DIR "${BASH_SOURCE[0]%/*}/.."
+# its parent (BENCH_DIR is absolute, as cd made it)
 REPO_DIR=${BENCH_DIR%/*}
 REPO_DIR=${REPO_DIR:-/}
 

@@ -857,7 +857,7 @@ st_check_series() {
 			st_bad "$n" "$p is not a patch: no diff in it (want a unified diff, as git format-patch writes)"
 		fi
 	done
-	ST_OUT=$(cd "$v" && pwd -P)
+	path_abs ST_OUT "$v" -P
 }
 
 # st_is_diff FILE: FILE holds a diff: a git header, or a unified diff's

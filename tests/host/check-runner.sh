@@ -22,7 +22,7 @@ test_init "$0" "$@"
 copy() {
 	local f
 	for f in tests/check.sh tests/lib/host.sh bench/lib/help.sh bench/lib/status.sh \
-		bench/stats/Makefile bench/stats/benchstat.c bench/stats/sequential.c; do
+		bench/lib/path.sh bench/stats/Makefile bench/stats/benchstat.c bench/stats/sequential.c; do
 		mkdir -p "$SCRATCH/repo/${f%/*}"
 		cp -p "$REPO_DIR/$f" "$SCRATCH/repo/$f"
 	done
