@@ -69,7 +69,8 @@ command -v awk >/dev/null || die "awk not found"
 # shell word as bench/lib/results.sh writes it with printf %q (backslash
 # escapes, '...', "...", $'...'); nothing in it is expanded or executed.
 
-# unquote WORD: the string a shell word stands for
+# unquote WORD VAR: the string a shell word stands for, into VAR (no
+# subshell: a run's meta.env is read a key at a time)
 unquote() {
 	local s=$1 out='' c seg i=0 n=${#1}
 	while ((i < n)); do
@@ -117,7 +118,7 @@ unquote() {
 		fi
 	done
 	# control characters (a tab or newline in $'...') would break a title
-	printf '%s' "${out//[[:cntrl:]]/ }"
+	printf -v "$2" '%s' "${out//[[:cntrl:]]/ }"
 }
 
 # The run's meta.json (bench/lib/results.sh write_meta) in one read: its
@@ -143,7 +144,8 @@ elif [[ -r $metafile ]]; then
 	while IFS= read -r line || [[ -n $line ]]; do
 		line=${line%$'\r'}
 		[[ $line =~ ^[[:space:]]*(export[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue
-		meta[${BASH_REMATCH[2]}]=$(unquote "${BASH_REMATCH[3]}")
+		unquote "${BASH_REMATCH[3]}" value
+		meta[${BASH_REMATCH[2]}]=$value
 	done <"$metafile"
 else
 	echo "make-plots.sh: warning: $metafile not found; run id etc. unknown" >&2

@@ -184,7 +184,7 @@ save_times() {
 }
 
 main() {
-	local list=0 f i t0 reasons
+	local list=0 f i t0 reasons make_pid
 	help_answer "$0" "$@"
 	[[ ${1:-} != -l ]] || { list=1; shift; }
 	[[ ${1:-} != -* ]] || help_usage "$0"
@@ -202,9 +202,9 @@ main() {
 	CHECK_JOBS=${CHECK_JOBS:-$(nproc)}
 	[[ $CHECK_JOBS =~ ^[1-9][0-9]*$ ]] ||
 		{ echo "check: CHECK_JOBS='$CHECK_JOBS': want a whole number from 1" >&2; exit "$STATUS_BAD_INPUT"; }
-	for f in "${FILES[@]}"; do
+	for i in "${!FILES[@]}"; do
 		reasons=''
-		[[ -z $(describe "$f") ]] || reasons=$(skip_reasons "$f")
+		[[ -z ${DESCS[i]} ]] || reasons=$(skip_reasons "${FILES[i]}")
 		SKIPS+=("$reasons")
 	done
 	mkdir -p "$CACHE/check/logs"
@@ -217,9 +217,11 @@ main() {
 	# benchstat, which many tests run, made once before they share it;
 	# the guest's base image too, which exit-status.sh boots (a fake QEMU)
 	# and make test needs next: where it cannot be made (packages
-	# missing), the test that needs it says so
-	make -s -C "$REPO_DIR/bench/stats" OUT="$CACHE/tools" "$CACHE/tools/benchstat"
+	# missing), the test that needs it says so.  The two at once.
+	make -s -C "$REPO_DIR/bench/stats" OUT="$CACHE/tools" "$CACHE/tools/benchstat" &
+	make_pid=$!
 	[[ ! -x $REPO_DIR/bench/vm/image.sh ]] || "$REPO_DIR/bench/vm/image.sh" base >/dev/null 2>&1 || :
+	wait "$make_pid"
 	PASSED=0 FAILED=0 SKIPPED=0 NEXT=0 CPU_TOTAL=0
 	t0=$SECONDS
 	printf '1..%d\n' "${#FILES[@]}"

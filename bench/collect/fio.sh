@@ -30,13 +30,16 @@ fio_ok() {
 }
 
 collect_fio() {
-	local prefix=$1 COLLECT_INPUT=$2 out m v
-	out=$(jq -r --arg p x --arg icount "$(! accel_exact "$3" || echo 1)" \
+	local prefix=$1 COLLECT_INPUT=$2 out m v icount=''
+	! accel_exact "$3" || icount=1
+	out=$(jq -r --arg p x --arg icount "$icount" \
 		-f "${BASH_SOURCE[0]%/*}/fio-rows.jq" "$2" 2>&1) ||
 		collect_bad "$2" "not fio JSON output (jq: $(sed -n 1p <<<"$out"))"
 	[[ -n $out ]] || collect_bad "$2" "no fio job in it"
-	m=$(awk -F, '$3 == "null" { print $2; exit }' <<<"$out")
-	[[ -z $m ]] || collect_bad "$2" "fio JSON without $m (.jobs[0].read: iops, clat_ns mean and percentiles; total_err)"
+	# every value checked before the first row is printed
+	while IFS=, read -r _ m v; do
+		[[ $v != null ]] || collect_bad "$2" "fio JSON without $m (.jobs[0].read: iops, clat_ns mean and percentiles; total_err)"
+	done <<<"$out"
 	while IFS=, read -r _ m v; do
 		collect_row "$prefix" "$m" "$v"
 	done <<<"$out"

@@ -69,13 +69,14 @@ plugin_counts() {
 }
 
 collect_plugin() {
-	local prefix=$1 COLLECT_INPUT=$2 ios=$3 runs=$4 first=$5 last=$6 f calls per_call per_io
+	local prefix=$1 COLLECT_INPUT=$2 ios=$3 runs=$4 first=$5 last=$6 f calls per_call per_io metric
 	shift 6
 	plugin_check "$COLLECT_INPUT"
 	[[ $ios =~ ^[0-9]+$ && $ios -gt 0 ]] || return 0
 	while read -r f calls per_call per_io; do
 		[[ $calls != - && $calls != 0 ]] || continue
-		collect_row "$prefix" "$(plugin_metric "$f")" "$per_call"
+		plugin_metric "$f" metric
+		collect_row "$prefix" "$metric" "$per_call"
 		[[ $f != submit_bio_noacct_nocheck ]] || collect_row "$prefix" calls_per_io "$per_io"
 	done < <(plugin_counts "$COLLECT_INPUT" "$first" "$last" "$((runs * ios))" "$@")
 }

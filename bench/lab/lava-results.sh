@@ -210,17 +210,33 @@ check_guest() {
 	[[ -z $reason ]] || job_failed "$reason"
 }
 
+# env_lines ARRAY FILE: FILE's KEY=VALUE lines into the associative ARRAY,
+# read by the shell (a key on several lines: its values, a line each).
+env_lines() {
+	local -n env_lines_into=$1
+	local line key
+	env_lines_into=()
+	while IFS= read -r line || [[ -n $line ]]; do
+		[[ $line =~ ^([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue
+		key=${BASH_REMATCH[1]}
+		# shellcheck disable=SC2004 # an associative array (the caller's, by name)
+		env_lines_into[$key]+=${env_lines_into[$key]+$'\n'}${BASH_REMATCH[2]}
+	done <"$2"
+}
+
 # set_boot JOBDIR: the job's boot (boot.env) and guest settings (guest.env).
 set_boot() {
-	local k v
+	local k
+	local -A boot guest
+	env_lines boot "$1/boot.env"
+	env_lines guest "$1/guest.env"
 	for k in SEQ CONFIG REPEAT STATES ACCEL PLUGIN; do
-		v=$(sed -n "s/^$k=//p" "$1/boot.env")
-		[[ -n $v ]] || die "$1/boot.env has no $k: not a job folder of lava-jobs.sh"
-		printf -v "$k" '%s' "$v"
+		[[ -n ${boot[$k]:-} ]] || die "$1/boot.env has no $k: not a job folder of lava-jobs.sh"
+		printf -v "$k" '%s' "${boot[$k]}"
 	done
 	for k in WORKLOADS SOFTIRQ_WORKLOADS COUNT_IOS; do
-		grep -q "^$k=" "$1/guest.env" || die "$1/guest.env has no $k: not a job folder of lava-jobs.sh"
-		printf -v "$k" '%s' "$(sed -n "s/^$k=//p" "$1/guest.env")"
+		[[ -n ${guest[$k]+set} ]] || die "$1/guest.env has no $k: not a job folder of lava-jobs.sh"
+		printf -v "$k" '%s' "${guest[$k]}"
 	done
 	# shellcheck disable=SC2153 # set above with printf -v
 	ACCEL_USED=$ACCEL

@@ -4,12 +4,19 @@
 # bench/collect makes before it prints a row.  Functions only: nothing
 # happens on source.
 
-# plugin_metric FUNC: the runs.csv metric of FUNC's instructions per call.
+# plugin_metric FUNC [VAR]: the runs.csv metric of FUNC's instructions per
+# call, printed, or into VAR (no subshell: parsers ask once a row).
 plugin_metric() {
+	local name
 	if [[ $1 == submit_bio_noacct_nocheck ]]; then
-		printf 'insns_per_call\n'
+		name=insns_per_call
 	else
-		printf '%s_insns_per_call\n' "${1#__}"
+		name=${1#__}_insns_per_call
+	fi
+	if [[ -n ${2:-} ]]; then
+		printf -v "$2" '%s' "$name"
+	else
+		printf '%s\n' "$name"
 	fi
 }
 

@@ -62,7 +62,9 @@ check_meta() {
 	else
 		[[ -r $d/meta.env ]] || broken "$d has no meta.json: its accelerator is unknown"
 	fi
-	[[ -n $(meta_get "$d" ACCEL) ]] || broken "$d/meta.json has no ACCEL: its accelerator is unknown"
+	local accel
+	meta_var accel "$d" ACCEL
+	[[ -n $accel ]] || broken "$d/meta.json has no ACCEL: its accelerator is unknown"
 }
 
 # side_line LABEL DIR ACCEL COMMIT: "LABEL DIR (ACCEL, COMMIT)", DIR
@@ -81,7 +83,7 @@ side_line() {
 
 main() {
 	[[ $# -eq 2 ]] || broken "usage: compare.sh BASE_DIR NEW_DIR"
-	local base=$1 new=$2 d bin base_accel new_accel smp words status
+	local base=$1 new=$2 d bin base_accel new_accel base_commit new_commit smp words status
 	local -a seq=()
 	meta_load "$base" "$new"
 	for d in "$base" "$new"; do
@@ -89,14 +91,16 @@ main() {
 		check_meta "$d"
 	done
 	[[ ! $base -ef $new ]] || broken "BASE and NEW are the same directory ($new): nothing is compared"
-	base_accel=$(meta_get "$base" ACCEL)
-	new_accel=$(meta_get "$new" ACCEL)
+	meta_var base_accel "$base" ACCEL
+	meta_var new_accel "$new" ACCEL
 	# tcg against kvm got a verdict, with a warning: it compares machines
 	[[ $base_accel == "$new_accel" ]] ||
 		broken "$base ran under $base_accel, $new ran under $new_accel: runs of different accelerators get no verdict (compare runs of one accelerator)"
 	smp=$(smp_agreed "$base" "$new")
-	side_line base: "$base" "$base_accel" "$(meta_get "$base" GIT_COMMIT)"
-	side_line 'new: ' "$new" "$new_accel" "$(meta_get "$new" GIT_COMMIT)"
+	meta_var base_commit "$base" GIT_COMMIT
+	meta_var new_commit "$new" GIT_COMMIT
+	side_line base: "$base" "$base_accel" "$base_commit"
+	side_line 'new: ' "$new" "$new_accel" "$new_commit"
 	bin=$(benchstat_bin) || broken "cannot build benchstat"
 	# a command substitution, not <(...): a refusal there must stop the script
 	words=$(sequential_words "$base" "$new")
@@ -125,8 +129,10 @@ main() {
 smp_agreed() {
 	local w in_base in_new both=() bad=()
 	local base_smp new_smp agreed
-	base_smp=" $(meta_get "$1" SMP_WORKLOADS | tr '[:blank:]' ' ') "
-	new_smp=" $(meta_get "$2" SMP_WORKLOADS | tr '[:blank:]' ' ') "
+	meta_var base_smp "$1" SMP_WORKLOADS
+	meta_var new_smp "$2" SMP_WORKLOADS
+	base_smp=" ${base_smp//[[:blank:]]/ } "
+	new_smp=" ${new_smp//[[:blank:]]/ } "
 	mapfile -t both < <(comm -12 <(run_workloads_of "$1") <(run_workloads_of "$2"))
 	for w in ${both[@]+"${both[@]}"}; do
 		in_base=0 in_new=0
@@ -149,14 +155,14 @@ run_workloads_of() {
 # one a line, when both runs were made by the same design; nothing when
 # neither was.  The values are checked, never run.
 sequential_words() {
-	local a b
-	a=$(meta_get "$1" SEQUENTIAL)
-	b=$(meta_get "$2" SEQUENTIAL)
-	[[ -n $a || -n $b ]] || return 0
-	[[ $a == "$b" ]] ||
-		broken "the runs were not made by one sequential design (SEQUENTIAL is '$a' in $1, '$b' in $2)"
-	[[ $a =~ ^[1-9][0-9]*\ [1-9][0-9]*$ ]] || broken "$1/meta.json: SEQUENTIAL='$a' is not \"FIRST MAX\""
-	printf '%s\n' sequential --first "${a% *}" --max "${a#* }" --final
+	local seq_base seq_new
+	meta_var seq_base "$1" SEQUENTIAL
+	meta_var seq_new "$2" SEQUENTIAL
+	[[ -n $seq_base || -n $seq_new ]] || return 0
+	[[ $seq_base == "$seq_new" ]] ||
+		broken "the runs were not made by one sequential design (SEQUENTIAL is '$seq_base' in $1, '$seq_new' in $2)"
+	[[ $seq_base =~ ^[1-9][0-9]*\ [1-9][0-9]*$ ]] || broken "$1/meta.json: SEQUENTIAL='$seq_base' is not \"FIRST MAX\""
+	printf '%s\n' sequential --first "${seq_base% *}" --max "${seq_base#* }" --final
 }
 
 # print_floors DIR ACCEL: the layout noise floor DIR measured, under kvm/tcg
