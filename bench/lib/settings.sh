@@ -201,6 +201,24 @@ st_lookalike() {
 	return 1
 }
 
+# st_env_names ARRAY: the names of the environment (compgen -e's: the
+# shell's exported variables) into ARRAY, without the subshell that
+# reading compgen's output takes: the shell's names by their first
+# character, those with the export attribute kept.
+st_env_names() {
+	local -n st_env_into=$1
+	local st_env_first st_env_name
+	local -a st_env_all
+	st_env_into=()
+	for st_env_first in {A..Z} {a..z} _; do
+		eval "st_env_all=(\${!$st_env_first@})"
+		for st_env_name in ${st_env_all[@]+"${st_env_all[@]}"}; do
+			# (its own locals are listed too, unset as yet)
+			[[ ! -v $st_env_name || ${!st_env_name@a} != *x* ]] || st_env_into+=("$st_env_name")
+		done
+	done
+}
+
 # st_user_names: the names a user gave, with where: NAME=VALUE arguments
 # (ST_ORIGIN "the command line"), make's command line (MAKEFLAGS after
 # "--"), the environment; or instead of the last two the plan of the
@@ -217,11 +235,12 @@ st_user_names() {
 		st_parent_names
 		return
 	fi
-	while read -r n; do
+	st_env_names words
+	for n in ${words[@]+"${words[@]}"}; do
 		[[ -z ${ST_ORIGIN[$n]:-} ]] || continue
 		ST_ORIGIN[$n]="the environment"
 		ST_UVAL[$n]=${!n}
-	done < <(compgen -e)
+	done
 	[[ -n ${MAKELEVEL:-} && ${MAKEFLAGS:-} == *" -- "* ]] || return 0
 	read -r -a words <<<"${MAKEFLAGS#* -- }"
 	for kv in "${words[@]}"; do
