@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # A directory's absolute path found by the shell itself: $(cd DIR && pwd)
-# is a subshell, about 10 ms of CPU on a small VM, and every command's
+# is a subshell, 3 to 5 ms of CPU on this project's VM, and every command's
 # start made several (issue 34).  Part of help.sh, which sources it;
 # sourcing it defines one function and nothing else.
 
