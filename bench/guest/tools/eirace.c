@@ -18,6 +18,15 @@
  *   removeall-removeall
  *                  16 rules, then A and B write removeall at once; then
  *                  the file lists nothing
+ *   add-preempted  task A adds the disk's first rule on CPU 0 while task B,
+ *                  at SCHED_FIFO on CPU 0 too, sleeps and writes removeall;
+ *                  B's delay sweeps the longest add A has timed alone in
+ *                  100 steps (0 to 99 hundredths of it, then again): on a
+ *                  preemptible kernel B's timer lands inside A's write,
+ *                  inside its locked section too in some rounds, where B
+ *                  waits on the mutex and A's unlock gives it the CPU at
+ *                  once; then the file lists A's rule or nothing, and the
+ *                  gate must agree (with -g)
  *   read-removeall task A reads the file over and over while this task
  *                  adds 16 rules and writes removeall; every line A read
  *                  must be a whole rule as the file prints it
@@ -62,13 +71,13 @@
 #define MAX_WRONG	8
 
 enum mode {
-	ADD_ADD, ADD_REMOVEALL, REMOVEALL_REMOVEALL, READ_REMOVEALL, VERIFY,
-	PATTERN_WRITE, PATTERN_READ,
+	ADD_ADD, ADD_REMOVEALL, REMOVEALL_REMOVEALL, ADD_PREEMPTED, READ_REMOVEALL,
+	VERIFY, PATTERN_WRITE, PATTERN_READ,
 };
 
 static const char *const mode_names[] = {
-	"add-add", "add-removeall", "removeall-removeall", "read-removeall", "verify",
-	"pattern-write", "pattern-read",
+	"add-add", "add-removeall", "removeall-removeall", "add-preempted",
+	"read-removeall", "verify", "pattern-write", "pattern-read",
 };
 #define NR_MODES	((int)(sizeof(mode_names) / sizeof(mode_names[0])))
 
@@ -77,6 +86,7 @@ struct shared {
 	atomic_int stop;
 	atomic_ulong reads, bad_reads, failed_reads;
 	atomic_int write_err;
+	atomic_long add_ns;	/* add-preempted: A's longest add, in ns */
 	char bad_line[128];
 };
 
@@ -109,8 +119,8 @@ static void saw(const char *what, unsigned long round)
 static void usage(void)
 {
 	fprintf(stderr, "usage: eirace [-n ROUNDS] [-g GATE_ADDR] MODE DISK\n"
-		"MODE: add-add, add-removeall, removeall-removeall, read-removeall, verify,\n"
-		"      pattern-write, pattern-read\n");
+		"MODE: add-add, add-removeall, removeall-removeall, add-preempted,\n"
+		"      read-removeall, verify, pattern-write, pattern-read\n");
 	exit(2);
 }
 
@@ -262,19 +272,63 @@ static int read_errno(unsigned long long sector)
 }
 
 /*
+ * The delay of add-preempted's remover in ROUND: ROUND mod 100 hundredths
+ * of the longest add timed so far (none in the first round), so that the
+ * sweep fits the add on any machine: a TCG guest with KASAN takes about a
+ * millisecond for it, a KVM guest microseconds.
+ */
+#define PREEMPT_STEPS		100
+
+static long preempt_delay_ns(unsigned long round)
+{
+	return (long)(round % PREEMPT_STEPS) * (atomic_load(&sh->add_ns) / PREEMPT_STEPS);
+}
+
+static long elapsed_ns(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) * 1000000000L + (t1.tv_nsec - t0->tv_nsec);
+}
+
+/*
  * A racer: waits for a byte on its pipe, writes its command, reports the
  * result on the common pipe, until the pipe closes.  SHUT: the write ends
- * of both racers' pipes, which it must not hold open.
+ * of both racers' pipes, which it must not hold open.  With FIFO, it runs
+ * at SCHED_FIFO and sleeps preempt_delay_ns() of the round first; with
+ * TIMED, it keeps its longest write in add_ns, timed in the rounds where
+ * that delay is 0 (the first, and every 100th), which B's write does not
+ * interrupt: B runs it before this racer starts.
  */
-static void racer(int cpu, int go, int done, const char *cmd, const int *shut)
+static void racer(int cpu, int go, int done, const char *cmd, const int *shut, int fifo,
+		  int timed)
 {
+	struct sched_param param = { .sched_priority = 1 };
+	unsigned long round = 0;
+	struct timespec pause, t0;
+	long ns;
 	char c;
 
 	close(shut[0]);
 	close(shut[1]);
 	pin(cpu);
+	if (fifo && sched_setscheduler(0, SCHED_FIFO, &param))
+		_exit(2);
 	while (read(go, &c, 1) == 1) {
+		round++;
+		if (fifo) {
+			pause.tv_sec = 0;
+			pause.tv_nsec = preempt_delay_ns(round);
+			if (pause.tv_nsec)
+				nanosleep(&pause, NULL);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		c = (char)write_cmd(cmd);
+		ns = elapsed_ns(&t0);
+		if (timed && (round == 1 || round % PREEMPT_STEPS == 0) &&
+		    ns > atomic_load(&sh->add_ns))
+			atomic_store(&sh->add_ns, ns);
 		if (write(done, &c, 1) != 1)
 			break;
 	}
@@ -400,13 +454,17 @@ static pid_t start_task(void (*fn)(void))
 #define RULE_A	"add,op=READ,start=100,nr_sectors=1,status=MEDIUM"
 #define RULE_B	"add,op=READ,start=200,nr_sectors=1,status=MEDIUM"
 
-/* race_round: start both racers, wait for their results. */
-static void race_round(int go_a, int go_b, int done, int *err_a, int *err_b)
+/*
+ * race_round: start both racers, wait for their results.  B first with
+ * B_FIRST (add-preempted: B, at SCHED_FIFO on A's CPU, is to be asleep
+ * in its delay when A starts).
+ */
+static void race_round(int go_a, int go_b, int done, int b_first, int *err_a, int *err_b)
 {
 	char c = 1, r;
 	int i;
 
-	if (write(go_a, &c, 1) != 1 || write(go_b, &c, 1) != 1)
+	if (write(b_first ? go_b : go_a, &c, 1) != 1 || write(b_first ? go_a : go_b, &c, 1) != 1)
 		exit(2);
 	*err_a = *err_b = -1;
 	for (i = 0; i < 2; i++) {
@@ -423,7 +481,7 @@ static void race_round(int go_a, int go_b, int done, int *err_a, int *err_b)
 static int run_races(enum mode mode, unsigned long rounds, unsigned long *ran)
 {
 	const char *cmd_a = RULE_A, *cmd_b = mode == ADD_ADD ? RULE_B : "removeall";
-	int go_a[2], go_b[2], done[2], shut[2], err_a, err_b, rules, ncpus;
+	int go_a[2], go_b[2], done[2], shut[2], err_a, err_b, rules, ncpus, cpu_b;
 	unsigned long round;
 	pid_t a, b;
 
@@ -434,18 +492,22 @@ static int run_races(enum mode mode, unsigned long rounds, unsigned long *ran)
 		return 2;
 	shut[0] = go_a[1];
 	shut[1] = go_b[1];
+	/* add-preempted: both on CPU 0, this task out of their way */
+	cpu_b = ncpus > 1 && mode != ADD_PREEMPTED ? 1 : 0;
+	if (mode == ADD_PREEMPTED && ncpus > 1)
+		pin(1);
 	a = fork();
 	if (!a)
-		racer(0, go_a[0], done[1], cmd_a, shut);
+		racer(0, go_a[0], done[1], cmd_a, shut, 0, mode == ADD_PREEMPTED);
 	b = fork();
 	if (!b)
-		racer(ncpus > 1 ? 1 : 0, go_b[0], done[1], cmd_b, shut);
+		racer(cpu_b, go_b[0], done[1], cmd_b, shut, mode == ADD_PREEMPTED, 0);
 	for (round = 1; round <= rounds; round++) {
 		if (mode == REMOVEALL_REMOVEALL && add_many(MANY_RULES))
 			saw("a rule could not be added", round);
 		if (mode == ADD_REMOVEALL && round % 2 == 0 && write_cmd(RULE_B))
 			saw("a rule could not be added", round);
-		race_round(go_a[1], go_b[1], done[0], &err_a, &err_b);
+		race_round(go_a[1], go_b[1], done[0], mode == ADD_PREEMPTED, &err_a, &err_b);
 		if (err_a || err_b)
 			saw("a racing write failed", round);
 		rules = rule_count();
@@ -455,6 +517,7 @@ static int run_races(enum mode mode, unsigned long rounds, unsigned long *ran)
 				saw("not two rules after two adds", round);
 			break;
 		case ADD_REMOVEALL:
+		case ADD_PREEMPTED:
 			if (rules > 1)
 				saw("a rule left behind by removeall", round);
 			if (rules == 1 && read_errno(100) != ENODATA)
@@ -559,7 +622,7 @@ int main(int argc, char **argv)
 		printf("%s\n", pattern_read());
 		return 0;
 	}
-	if (mode <= REMOVEALL_REMOVEALL)
+	if (mode <= ADD_PREEMPTED)
 		bad = run_races(mode, rounds, &ran);
 	else
 		bad = run_with_reader(mode, rounds, &ran);
