@@ -216,7 +216,8 @@ main() {
 	rm -f "$TIMES.new"
 	# benchstat, which many tests run, made once before they share it.
 	# The guest's base image, which make test needs next, is made while
-	# the tests run: exit-status.sh, which boots it (a fake QEMU), copies
+	# the tests run, in one of their CHECK_JOBS places (run_all counts
+	# every background job): exit-status.sh, which boots it (a fake QEMU), copies
 	# it when it is there and makes its own when not (its hash file is
 	# written last); where it cannot be made (packages missing), the test
 	# that needs it says so.

@@ -76,16 +76,13 @@ shard_tar() {
 	rm -rf "$stage"
 }
 
-# boot_value JOBDIR KEY: a value of the job's boot.env.
-boot_value() {
-	sed -n "s/^$2=//p" "$1/boot.env"
-}
-
 # write_job ID JOBDIR: JOBDIR/job.yaml.
 write_job() {
 	local id=$1 dir=$2 cfg states timeout plugin tags ranges=''
-	cfg=$(boot_value "$dir" CONFIG) states=$(boot_value "$dir" STATES)
-	timeout=$(boot_value "$dir" TIMEOUT) plugin=$(boot_value "$dir" PLUGIN)
+	local -A boot
+	env_lines boot "$dir/boot.env"
+	cfg=${boot[CONFIG]:-} states=${boot[STATES]:-}
+	timeout=${boot[TIMEOUT]:-} plugin=${boot[PLUGIN]:-}
 	tags=$ACCEL
 	if [[ $plugin == 1 ]]; then
 		tags+=$'\n- insncount'
@@ -94,8 +91,8 @@ write_job() {
         image_arg: -plugin $PLUGIN_PATH,ranges={insncount-ranges},mark=$(plugin_mark "$cfg"),format=cases"
 	fi
 	cat >"$dir/job.yaml" <<EOF
-# blkinject-bench job $id: config $cfg in ${states//,/ } (boot $(boot_value "$dir" SEQ),
-# repeat $(boot_value "$dir" REPEAT)) under $ACCEL, as bench.sh --job $id runs it.
+# blkinject-bench job $id: config $cfg in ${states//,/ } (boot ${boot[SEQ]:-},
+# repeat ${boot[REPEAT]:-}) under $ACCEL, as bench.sh --job $id runs it.
 # Made by bench/lab/lava-jobs.sh; bench/lab/lava-results.sh turns the
 # finished job's log into the job's rows (docs/lab.md).
 device_type: qemu
@@ -160,6 +157,7 @@ EOF
 main() {
 	local out opt id cfg dir
 	local -a ids
+	local -A boot
 	URL='' PLUGIN_PATH=''
 	while getopts 'u:p:' opt; do
 		case $opt in
@@ -188,8 +186,9 @@ main() {
 		mkdir -p "$dir"
 		"$BENCH_DIR/run/bench.sh" --plan-job "$id" "$dir/piece" >/dev/null
 		mv "$dir/piece/boot.env" "$dir/piece/guest.env" "$dir/"
-		cfg=$(boot_value "$dir" CONFIG)
-		JOB_PLUGIN=$(boot_value "$dir" PLUGIN)
+		env_lines boot "$dir/boot.env"
+		cfg=${boot[CONFIG]:-}
+		JOB_PLUGIN=${boot[PLUGIN]:-}
 		[[ $JOB_PLUGIN == 0 || -n $PLUGIN_PATH ]] || PLUGIN_PATH=$(plugin_so)
 		[[ -d $out/artifacts/$cfg ]] || config_artifacts "$cfg" "$out/artifacts/$cfg"
 		shard_tar "$dir" "$cfg"

@@ -210,20 +210,6 @@ check_guest() {
 	[[ -z $reason ]] || job_failed "$reason"
 }
 
-# env_lines ARRAY FILE: FILE's KEY=VALUE lines into the associative ARRAY,
-# read by the shell (a key on several lines: its values, a line each).
-env_lines() {
-	local -n env_lines_into=$1
-	local line key
-	env_lines_into=()
-	while IFS= read -r line || [[ -n $line ]]; do
-		[[ $line =~ ^([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue
-		key=${BASH_REMATCH[1]}
-		# shellcheck disable=SC2004 # an associative array (the caller's, by name)
-		env_lines_into[$key]+=${env_lines_into[$key]+$'\n'}${BASH_REMATCH[2]}
-	done <"$2"
-}
-
 # set_boot JOBDIR: the job's boot (boot.env) and guest settings (guest.env).
 set_boot() {
 	local k

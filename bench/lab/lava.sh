@@ -56,3 +56,18 @@ except yaml.YAMLError as exc:
 json.dump(data, sys.stdout, default=str)
 ' "$1"
 }
+
+# env_lines ARRAY FILE: FILE's KEY=VALUE lines (a job folder's boot.env
+# and guest.env) into the associative ARRAY, read by the shell, not
+# sourced (a key on several lines: its values, a line each).
+env_lines() {
+	local -n env_lines_into=$1
+	local line key
+	env_lines_into=()
+	while IFS= read -r line || [[ -n $line ]]; do
+		[[ $line =~ ^([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue
+		key=${BASH_REMATCH[1]}
+		# shellcheck disable=SC2004 # an associative array (the caller's, by name)
+		env_lines_into[$key]+=${env_lines_into[$key]+$'\n'}${BASH_REMATCH[2]}
+	done <"$2"
+}

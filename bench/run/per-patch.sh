@@ -156,7 +156,7 @@ main() {
 	local n k series cfg states patches p label labels=() before=() t0 load0
 	t0=$EPOCHSECONDS
 	load0=$(load_average)
-	mapfile -t patches < <(series_patches "$SERIES_DIR")
+	series_list patches "$SERIES_DIR"
 	n=${#patches[@]}
 	((PER_PATCH_FROM <= n)) ||
 		die_bad_input "PER_PATCH_FROM=$PER_PATCH_FROM: the first patch to measure, 1 to $n (the patches of SERIES)"
