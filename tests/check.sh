@@ -184,7 +184,7 @@ save_times() {
 }
 
 main() {
-	local list=0 f i t0 reasons image_pid
+	local list=0 f i t0 reasons
 	help_answer "$0" "$@"
 	[[ ${1:-} != -l ]] || { list=1; shift; }
 	[[ ${1:-} != -* ]] || help_usage "$0"
@@ -220,19 +220,15 @@ main() {
 	# every background job): exit-status.sh, which boots it (a fake QEMU), copies
 	# it when it is there and makes its own when not (its hash file is
 	# written last); where it cannot be made (packages missing), the test
-	# that needs it says so.
+	# that needs it says so.  run_all returns once every background job,
+	# this one too, has ended (its wait -n may be the one that reaps it).
 	make -s -C "$REPO_DIR/bench/stats" OUT="$CACHE/tools" "$CACHE/tools/benchstat"
-	image_pid=''
-	if [[ -x $REPO_DIR/bench/vm/image.sh ]]; then
-		"$REPO_DIR/bench/vm/image.sh" base >/dev/null 2>&1 &
-		image_pid=$!
-	fi
+	[[ ! -x $REPO_DIR/bench/vm/image.sh ]] || "$REPO_DIR/bench/vm/image.sh" base >/dev/null 2>&1 &
 	PASSED=0 FAILED=0 SKIPPED=0 NEXT=0 CPU_TOTAL=0
 	t0=$SECONDS
 	printf '1..%d\n' "${#FILES[@]}"
 	run_all
 	save_times
-	[[ -z $image_pid ]] || wait "$image_pid" || :
 	printf '# host checks: %d s, %d s of CPU, %d at once\n' "$((SECONDS - t0))" "$CPU_TOTAL" "$CHECK_JOBS"
 	if ((SKIPPED > 0)); then
 		printf '%d passed, %d failed, %d skipped\n' "$PASSED" "$FAILED" "$SKIPPED"
