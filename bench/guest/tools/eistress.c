@@ -13,7 +13,7 @@
  * walk the list from its head, as removeall unlinks and frees it, and they
  * walk faster than it frees, so a reader that keeps running is never on a
  * rule being freed.  So the writer is pinned to CPU 0 at SCHED_FIFO and
- * sleeps for a millisecond before each removeall: its wake-up preempts CPU
+ * sleeps 0.5 to 1.5 ms before each removeall: its wake-up preempts CPU
  * 0's reader wherever that reader is, now and then inside the rule walk
  * (an RCU reader section is preemptible under PREEMPT), and the removeall
  * runs before that reader resumes.  With kfree() for kfree_rcu() the
@@ -137,6 +137,20 @@ static int writer_preempts(void)
 	return !sched_setscheduler(0, SCHED_FIFO, &param);
 }
 
+/*
+ * wake_delay_us: the writer's sleep before the ITERATION-th removeall, 0.5
+ * to 1.5 ms, a step of 389 us (modulo 1 ms) from one iteration to the next.
+ * Under tcg-icount a fixed sleep is a fixed count of the reader's
+ * instructions: the wake-ups can then fall at the same point of the
+ * reader's loop every time, and miss the walk every time.  Stepping by a
+ * prime number of microseconds puts them at a different point each
+ * iteration, over 1000 different points.
+ */
+static unsigned int wake_delay_us(unsigned long iteration)
+{
+	return 500 + iteration * 389 % 1000;
+}
+
 static regex_t report_re;
 
 static int load_report_re(const char *path)
@@ -258,7 +272,7 @@ int main(int argc, char **argv)
 		}
 		if (!err) {
 			/* wake up into CPU 0's reader, then free under it */
-			usleep(1000);
+			usleep(wake_delay_us(i));
 			err = write_rule(fd, "removeall");
 		}
 		reported = new_report(kmsg, report, sizeof(report));
