@@ -128,7 +128,10 @@ boot_tests() {
 
 # boot_with SETUP CONFIG LOG TEST...: boot_tests of the build that SETUP
 # (a function run first in the boot's subshell: mutant_variant, or : for
-# the series' own) names.
+# the series' own) names.  A boot that did not come to a verdict (no
+# result line: the setup failed before it; or the runner ended without
+# one, "run-guest exit N": its arguments refused, or it was killed) is
+# neither a kill nor a pass: the run stops there with the log's tail.
 boot_with() {
 	local setup=$1 cfg=$2 log=$3
 	shift 3
@@ -142,6 +145,9 @@ boot_with() {
 		run_guest_tests "$cfg" shared
 		[[ $FAILED -gt 0 ]] || run_guest_tests "$cfg" own
 	) >"$log" 2>&1 || true
+	awk -v c="$cfg/" 'index($1, c) == 1 { seen = 1 } $1 == c "boot" && / run-guest exit / { bad = 1 }
+		END { exit !seen || bad }' "$log" ||
+		die_with_log "the boot of $cfg for $* came to no verdict" "$log"
 	awk -v c="$cfg/" 'index($1, c) == 1 && $2 == "FAIL" {
 		t = substr($1, length(c) + 1); $1 = ""; $2 = ""; sub(/^ +/, ""); sub(/ \(see [^)]*\)$/, ""); print t, $0; exit }' "$log"
 }
@@ -203,7 +209,7 @@ tests_on() {
 # survives goes on to each of concurrency_configs it has not run on (an
 # earlier run's verdict "survived on+debug" goes on to kcsan alone).
 run_mutant() {
-	local id=$1 gen=$2 out=$3 class fail="" t0 cfg test detail k n kills ran
+	local id=$1 gen=$2 out=$3 class fail="" t0 cfg test detail k n kills ran repeat
 	class=$(class_of "$id" "$gen")
 	t0=$EPOCHSECONDS
 	ran=$(survived_on "$id" "$out")
@@ -250,7 +256,9 @@ run_mutant() {
 		k=0
 		for ((n = 1; n <= MUTANT_REPEATS; n++)); do
 			log "mutant $id: repeat $n of $MUTANT_REPEATS of $test on $cfg"
-			[[ -z $(boot_tests "$cfg" "$out/logs/$id.repeat-$n.log" "$test") ]] || k=$((k + 1))
+			# an assignment, so that a boot with no verdict stops the run
+			repeat=$(boot_tests "$cfg" "$out/logs/$id.repeat-$n.log" "$test")
+			[[ -z $repeat ]] || k=$((k + 1))
 		done
 		kills="; killed in $k of $MUTANT_REPEATS repeats"
 	fi
