@@ -99,8 +99,8 @@ static void reader(struct shared *sh, int cpu, const char *dev)
 		/*
 		 * CPU 0's reader, the one the writer preempts, reads sector 0
 		 * alone: the oldest rule fails that read at the end of the
-		 * walk, before any driver sees it, so the walk is most of what
-		 * the reader does, and where the writer's wake-up lands most.
+		 * walk, before any driver sees it, so more of that reader's
+		 * time is the walk, where the writer's wake-up has to land.
 		 */
 		off_t sector = cpu == 0 || n % 8 == 0 ? HIT_SECTOR : 1 + n % 1023;
 		ssize_t ret = pread(fd, buf, SECTOR, sector * SECTOR);
