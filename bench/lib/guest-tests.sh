@@ -25,6 +25,15 @@ guest_results_init() {
 	FAILURES=()
 }
 
+# boot_came_to_verdict CONFIG LOG: LOG (result lines of a boot of CONFIG)
+# has a result, and the runner did not end without a verdict ("run-guest
+# exit N": its arguments refused, or it was killed).  Where not, a failed
+# line there is no test's verdict: the mutation runs stop on it.
+boot_came_to_verdict() {
+	awk -v c="$1/" 'index($1, c) == 1 { seen = 1 } $1 == c "boot" && / run-guest exit / { bad = 1 }
+		END { exit !seen || bad }' "$2"
+}
+
 # result NAME VERDICT [DETAIL]: one test's line, counted; also
 # "VERDICT<tab>NAME" appended to RESULT_FILE when it is set (tests/run.sh
 # counts the results of its stages, each run in a shell of its own, so).

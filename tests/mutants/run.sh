@@ -102,6 +102,8 @@ run_mutant() {
 		{ grep -E "$SPLAT_ERE|Kernel panic" "$console" | head -n 5
 			grep -o 'eistress: iteration [0-9]* of [0-9]*' "$console" | tail -n 1
 		} >"$out/$m.$t.console" || true
+		boot_came_to_verdict "$MUTANT_CONFIG" "$txt" ||
+			die_with_log "mutant $m: the boot of $MUTANT_CONFIG for $t came to no verdict" "$txt"
 		verdict=$(grep -q ' FAIL' "$txt" && echo FAIL || echo PASS)
 		printf '| %s | %s | %s | %s |\n' "$m" "$t" "$verdict" "$(how "$txt" "$out/$m.$t.console")" >>"$out/summary.md"
 		if [[ $first == 1 ]]; then

@@ -145,12 +145,9 @@ boot_with() {
 		run_guest_tests "$cfg" shared
 		[[ $FAILED -gt 0 ]] || run_guest_tests "$cfg" own
 	) >"$log" 2>&1 || true
-	# the first failed test's line, once the whole log shows a verdict
-	awk -v c="$cfg/" 'index($1, c) == 1 { seen = 1 } $1 == c "boot" && / run-guest exit / { bad = 1 }
-		index($1, c) == 1 && $2 == "FAIL" && first == "" {
-			t = substr($1, length(c) + 1); $1 = ""; $2 = ""; sub(/^ +/, ""); sub(/ \(see [^)]*\)$/, ""); first = t " " $0 }
-		END { if (!seen || bad) exit 1; if (first != "") print first }' "$log" ||
-		die_with_log "the boot of $cfg for $* came to no verdict" "$log"
+	boot_came_to_verdict "$cfg" "$log" || die_with_log "the boot of $cfg for $* came to no verdict" "$log"
+	awk -v c="$cfg/" 'index($1, c) == 1 && $2 == "FAIL" {
+		t = substr($1, length(c) + 1); $1 = ""; $2 = ""; sub(/^ +/, ""); sub(/ \(see [^)]*\)$/, ""); print t, $0; exit }' "$log"
 }
 
 # on_tests: the tests booted on on: MUTANT_TESTS first (in its order),
