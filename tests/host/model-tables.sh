@@ -54,6 +54,9 @@ rst_table() {
 			}
 			return out
 		}
+		# past the table, read to the end: an awk that exits leaves
+		# expand writing into a closed pipe (SIGPIPE, and pipefail fails)
+		rules < 0 { next }
 		/^=+( +=+)*$/ {
 			rules++
 			if (rules == 1) {
@@ -63,7 +66,7 @@ rst_table() {
 					pos += RSTART + RLENGTH - 1
 				}
 			}
-			if (rules == 3) { if (row != "") print row; exit }
+			if (rules == 3) { if (row != "") print row; rules = -1 }
 			next
 		}
 		rules == 0 { next }

@@ -227,7 +227,7 @@ footprint_image() {
 	gcc -O1 -o "$SCRATCH/vmlinux" "$SCRATCH/gate.c"
 	printf '#!/bin/sh\necho site-a\necho site-b\n' >"$SCRATCH/jump-sites"
 	chmod +x "$SCRATCH/jump-sites"
-	FUNC_SIZE=$(readelf -sW "$SCRATCH/vmlinux" | awk '$8 == "submit_bio_noacct_nocheck" { print $3; exit }')
+	FUNC_SIZE=$(readelf -sW "$SCRATCH/vmlinux" | awk '$8 == "submit_bio_noacct_nocheck" && !n++ { print $3 }')
 	(collect_footprint "$p" on "$SCRATCH/vmlinux" "$SCRATCH/jump-sites" /dev/null "$SCRATCH/listing") \
 		>"$SCRATCH/footprint.got" || true
 	printf '%s,text_bytes,%s\n%s,func_bytes,%s\n%s,jump_sites,2\n' "$p" \
