@@ -25,6 +25,13 @@ trap 'rm -rf "$tmp"' EXIT
 . "$here/../tests/lib/assert.sh"
 help_answer "$0" "$@"
 
+# The driver's plan made once and handed on, as a driver hands its plan to
+# the tools it runs: not a resolver run for each of the driver's runs
+# below.  Those that set THRESHOLD, the one setting it reads, go without
+# it (env -u BIB_PLAN) and through the resolver.
+"$here/../bench/plan/resolve" -n THRESHOLD -o "$tmp/plots.plan" plots
+export BIB_PLAN=$tmp/plots.plan
+
 eq() { [[ $1 == "$2" ]]; }
 not_exists() { [[ ! -e $1 ]]; }
 has_line() { grep -qxF -- "$2" "$1"; }
@@ -355,11 +362,11 @@ check "no meta.env: exit 0 with a warning" eq "$rc:$(grep -c 'meta.env not found
 check "no meta.env: run id from the directory name; default OUT_DIR = RESULTS_DIR/plots" \
 	figure_ok "$r/my-run-42/plots" iops my-run-42 unknown "unknown date"
 
-run env THRESHOLD=2 "$mp" "$data" "$tmp/thr"
+run env -u BIB_PLAN THRESHOLD=2 "$mp" "$data" "$tmp/thr"
 check "THRESHOLD=2: band in the key" has "$tmp/thr/relative.svg" '±2% threshold'
-run env THRESHOLD=abc "$mp" "$data" "$tmp/thr2"
+run env -u BIB_PLAN THRESHOLD=abc "$mp" "$data" "$tmp/thr2"
 check "THRESHOLD=abc: exit 2" eq "$rc" 2
-run env PLOT_THRESHOLD=2 "$mp" "$data" "$tmp/thr3"
+run env -u BIB_PLAN PLOT_THRESHOLD=2 "$mp" "$data" "$tmp/thr3"
 check "PLOT_THRESHOLD, THRESHOLD's old name: exit 2 naming THRESHOLD" eq "$rc:$(grep -c 'PLOT_THRESHOLD (the environment) is now THRESHOLD' "$tmp/err")" 2:1
 
 # ---------------------------------------------------------------- errors

@@ -58,6 +58,8 @@ make_report() {
 	local run=$1
 	cd "$SCRATCH/copy"
 	if [[ -f $run/per-patch.csv ]]; then
+		# its plan names the run (RESULTS=DIR), so it is resolved anew
+		unset BIB_PLAN
 		BENCH_COMMAND="bench/run/per-patch.sh report $run" "$REPO_DIR/bench/run/per-patch.sh" report "$run"
 	else
 		"$REPO_DIR/bench/report/report.sh" "$run"
@@ -144,6 +146,12 @@ main() {
 	export CACHE=${CACHE:-$REPO_DIR/.cache}
 	mkdir -p "$CACHE/tools"
 	make -s -C "$REPO_DIR/bench/stats" OUT="$CACHE/tools" "$CACHE/tools/benchstat"
+	# One plan for every figure and report (the settings they read, CACHE
+	# and THRESHOLD, are the same for every run), handed on as a driver
+	# hands its plan to the tools it runs: not a resolver run for each of
+	# the runs' hundred-odd commands.
+	"$REPO_DIR/bench/plan/resolve" -n 'CACHE THRESHOLD' -o "$SCRATCH/report.plan" report
+	export BIB_PLAN=$SCRATCH/report.plan
 	# the runs the host's cores' worth at a time (bg_slot), each made once,
 	# the hash by turns in its kind
 	for run in "${runs[@]}"; do
