@@ -150,8 +150,7 @@ main() {
 	# and THRESHOLD, are the same for every run), handed on as a driver
 	# hands its plan to the tools it runs: not a resolver run for each of
 	# the runs' hundred-odd commands.
-	"$REPO_DIR/bench/plan/resolve" -n 'CACHE THRESHOLD' -o "$SCRATCH/report.plan" report
-	export BIB_PLAN=$SCRATCH/report.plan
+	test_plan report 'CACHE THRESHOLD'
 	# the runs the host's cores' worth at a time (bg_slot), each made once,
 	# the hash by turns in its kind
 	for run in "${runs[@]}"; do

@@ -84,10 +84,13 @@ test_init() {
 	scratch_init
 }
 
-# test_plan: BIB_PLAN, a plan of CACHE, KSRC and SERIES resolved from this
-# test's environment, for a test that calls the libraries (lib_init) as a
-# script does.  Needs SCRATCH (scratch_init).
+# test_plan [DRIVER NAMES]: BIB_PLAN, a plan of DRIVER's settings NAMES
+# resolved from this test's environment (default: test's CACHE, KSRC and
+# SERIES, for a test that calls the libraries, lib_init, as a script does;
+# or the plan of a driver the test runs many times, handed on to each run
+# as a driver hands on its own).  Needs SCRATCH (scratch_init).
 test_plan() {
-	"${BASH_SOURCE[0]%/*}/../../bench/plan/resolve" -n 'CACHE KSRC SERIES' -o "$SCRATCH/test.plan" test || return
-	export BIB_PLAN=$SCRATCH/test.plan
+	local driver=${1:-test} names=${2:-CACHE KSRC SERIES}
+	"${BASH_SOURCE[0]%/*}/../../bench/plan/resolve" -n "$names" -o "$SCRATCH/$driver.plan" "$driver" || return
+	export BIB_PLAN=$SCRATCH/$driver.plan
 }
