@@ -3,7 +3,10 @@
 # *.sh, the runner, the guest's init, the resolver and make's way in, and
 # the guest tests; "ok - FILE" or "not ok - FILE" with shellcheck's findings
 # below it.  One shellcheck a file, the host's cores at once (a single
-# process over every file takes as long as one core needs for all).
+# process over every file takes as long as one core needs for all).  A
+# pass is remembered in CACHE (check/shellcheck) under a key of the file's
+# bytes and its closure's (what it sources, followed), so that an edit
+# checks again the edited file and those that source it, not every file.
 #
 #   tests/host/shellcheck.sh     "ok"/"not ok" a line; exit 1 on a failure
 set -euo pipefail
@@ -26,22 +29,67 @@ shell_scripts() {
 	done
 }
 
-# sourced: the files the scripts source, as shellcheck -x follows them
-# (the paths of "# shellcheck source=" directives, and literal paths).
-sourced() {
-	(cd "$REPO_DIR" && git ls-files | xargs grep -hoE -e '^# shellcheck source=[^ ]+' \
+# closures FILE...: each FILE's closure, "FILE<TAB>SOURCED..." a line: the
+# files shellcheck -x reads besides FILE (the paths of "# shellcheck
+# source=" directives, indented ones too, and literal paths of . and
+# source that exist in the checkout), followed through the files they
+# name in turn.  One grep over every tracked file for the edges.
+closures() {
+	(cd "$REPO_DIR" && git ls-files -z | xargs -0 grep -HoE -e '^[[:space:]]*# shellcheck source=[^ ]+' \
 		-e '^[[:space:]]*(\.|source) [A-Za-z0-9_./-]+$' 2>/dev/null |
-		sed -E 's/^# shellcheck source=//; s/^[[:space:]]*(\.|source) //' | sort -u |
-		while read -r f; do [[ ! -f $f ]] || printf '%s\n' "$f"; done)
+		awk -v scripts="$(printf '%s\n' "$@")" '
+			function exists(p,   l, r) { if (p ~ /^\/dev\//) return 0; r = (getline l < p); close(p); return r >= 0 }
+			{
+				f = $0; sub(/:.*/, "", f); p = substr($0, length(f) + 2)
+				sub(/^[[:space:]]*(# shellcheck source=|\. |source )/, "", p)
+				if (exists(p)) edge[f] = edge[f] " " p
+			}
+			END {
+				n = split(scripts, list, "\n")
+				for (i = 1; i <= n; i++) {
+					delete seen; queue = edge[list[i]]; out = ""
+					while (split(queue, q, " ") > 0) {
+						p = q[1]; sub(/^ *[^ ]+/, "", queue)
+						if (p in seen || p == list[i]) continue
+						seen[p] = 1; out = out " " p; queue = queue " " edge[p]
+					}
+					print list[i] "\t" out
+				}
+			}')
 }
 
-# context_hash: what every file's answer depends on besides the file.
-context_hash() {
-	{
-		shellcheck --version
-		cat "$REPO_DIR/.shellcheckrc" 2>/dev/null || :
-		sourced | while read -r f; do printf '%s\n' "$f"; cat "$REPO_DIR/$f"; done
-	} | sha256sum | cut -c1-32
+# closure_hashes: CLOSURE_HASH[x"MEMBERS"] for each distinct closure of
+# the array closure: what a verdict depends on besides its file (the
+# version of shellcheck, the rc file, each member named with the hash of
+# its bytes).  Four processes in all, not a few for each closure.
+closure_hashes() {
+	local -A member_hash=() index=()
+	local -a members=() sums=() lists=()
+	local m list version rc i
+	for list in "${closure[@]}"; do
+		[[ -z ${index[x$list]:-} ]] || continue
+		index[x$list]=${#lists[@]}
+		lists+=("$list")
+		for m in $list; do
+			[[ -n ${member_hash[$m]:-} ]] || { member_hash[$m]=-; members+=("$m"); }
+		done
+	done
+	if ((${#members[@]} > 0)); then
+		mapfile -t sums < <(cd "$REPO_DIR" && git hash-object -- "${members[@]}")
+		for i in "${!members[@]}"; do member_hash[${members[i]}]=${sums[i]}; done
+	fi
+	version=$(shellcheck --version)
+	rc=''
+	[[ ! -f $REPO_DIR/.shellcheckrc ]] || rc=$(<"$REPO_DIR/.shellcheckrc")
+	mkdir -p "$SCRATCH/closures"
+	for i in "${!lists[@]}"; do
+		{
+			printf '%s\n%s\n' "$version" "$rc"
+			for m in ${lists[i]}; do printf '%s %s\n' "$m" "${member_hash[$m]}"; done
+		} >"$SCRATCH/closures/$i"
+	done
+	mapfile -t sums < <(cd "$SCRATCH/closures" && sha256sum -- "${!lists[@]}")
+	for i in "${!lists[@]}"; do CLOSURE_HASH[x${lists[i]}]=${sums[i]:0:32}; done
 }
 
 # lint FILE KEY: shellcheck -x FILE (in the checkout, as the directives'
@@ -58,22 +106,30 @@ lint() {
 
 main() {
 	local -a files sums todo
-	local -A known=()
-	local f out note i key
+	local -A known=() closure=()
+	declare -gA CLOSURE_HASH=()
+	local f out note i key members
 	mapfile -t files < <(shell_scripts)
 	check "there are shell scripts to check (${#files[@]})" test "${#files[@]}" -gt 50
 	DONE=${CACHE:-$REPO_DIR/.cache}/check/shellcheck
 	mkdir -p "$DONE"
-	CONTEXT=$(context_hash)
-	# A file's verdict holds while its content and CONTEXT do: its key
-	# names both, the content by one git hash-object for every file (the
-	# working tree's bytes), not a hash process a file.
+	# A verdict holds while the file's bytes and its closure's do: an
+	# edit to one library checks again the files that source it, not all.
+	while IFS=$'\t' read -r f members; do closure[$f]=$members; done < <(closures "${files[@]}")
+	check "a closure for each script" test "${#closure[@]}" = "${#files[@]}"
+	check "  ... a library's own sources followed (bench/run/all.sh: bench/lib/plan.sh, by lib.sh)" \
+		test -z "${closure[bench/run/all.sh]##* bench/lib/plan.sh*}"
+	check "  ... an indented directive followed (tests/host/summaries.sh: bench/lib/lib.sh)" \
+		test -z "${closure[tests/host/summaries.sh]##* bench/lib/lib.sh*}"
+	# the content by one git hash-object for every file (the working
+	# tree's bytes), not a hash process a file
 	mapfile -t sums < <(cd "$REPO_DIR" && git hash-object -- "${files[@]}")
 	check "a content hash for each script" test "${#sums[@]}" = "${#files[@]}"
+	closure_hashes
 	todo=()
 	for i in "${!files[@]}"; do
 		f=${files[i]}
-		key=$CONTEXT.${sums[i]}.${f//\//_}
+		key=${CLOSURE_HASH[x${closure[$f]}]}.${sums[i]}.${f//\//_}
 		if [[ -e $DONE/$key ]]; then
 			known[$f]=1
 		else
