@@ -12,10 +12,11 @@
 # the hook in block/blk-core.c (the lines that call it).
 # OUT gets ID.patch for each mutant and index.tsv, one line each:
 #   ID  CLASS  OPERATOR  FILE  LINE  ORIGINAL  MUTATED
-# CLASS is "concurrency" for deleted locks, RCU and key calls, RCU forms
-# made plain and reorderings (run on debug too), else "logic".  An ID is
-# OPERATOR-FILE-LINE-HASH, the hash of the mutated text, so it names the
-# same mutant while the line stays where it is.
+# CLASS is "concurrency" for deleted locks, RCU, key and bit calls, RCU
+# forms made plain and reorderings (on debug and kcsan too, their kills
+# repeated), else "logic" (a deleted kfree, bio_endio or return among
+# them).  An ID is OPERATOR-FILE-LINE-HASH, the hash of the mutated text,
+# so it names the same mutant while the line stays where it is.
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=bench/lib/help.sh
@@ -50,9 +51,19 @@ mutant_id() {
 		"$(printf '%s' "$4" | sha256sum | cut -c1-6)"
 }
 
+# class_of OPERATOR MUTATED: deleted kfree(), bio_endio() and return are
+# logic (a leak, a lost bio, a fall-through: no other CPU needed to see
+# them, no race to repeat); the other deletions, plain forms and
+# reorderings are concurrency.
 class_of() {
 	case $1 in
-	delete | plain | reorder) echo concurrency ;;
+	delete)
+		case $2 in
+		*'kfree() deleted'* | *'bio_endio() deleted'* | *'return deleted'*) echo logic ;;
+		*) echo concurrency ;;
+		esac
+		;;
+	plain | reorder) echo concurrency ;;
 	*) echo logic ;;
 	esac
 }
@@ -66,7 +77,7 @@ emit_patch() {
 		printf 'Mutant %s: %s at %s:%s\n\n' "$id" "$op" "$file" "$line"
 		diff -u --label "a/$file" --label "b/$file" "$orig" "$new" || true
 	} >"$out/$id.patch"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$(class_of "$op")" "$op" "$file" "$line" \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$(class_of "$op" "$after")" "$op" "$file" "$line" \
 		"$(trim "$before")" "$(trim "$after")" >>"$out/index.tsv"
 }
 

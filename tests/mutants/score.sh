@@ -3,30 +3,33 @@
 # tests/mutants/generate.sh makes of the series' code is built as a
 # variant of on (only the objects it changes are compiled again) and
 # booted with the guest tests; it is killed when one of them fails.  A
-# mutant of the concurrency class (deleted locks, RCU and key calls, RCU
-# forms made plain, reorderings) that survives on is run on debug too
-# (KASAN, lockdep, full preemption) with the tests of concurrent use, and
-# one that survives debug on kcsan (KCSAN watching the error-injection
-# code: a race whatever order the CPUs take).  A concurrency kill is
-# repeated, the killing test alone in a boot of its own, MUTANT_REPEATS
-# times, and its rate reported.  Before the first mutant on a config the
-# series itself boots there with the same tests, and must pass them.  A
-# benchmark, not part of make test: a build and one to MUTANT_REPEATS + 3
-# boots per mutant.
+# mutant that survives on is run on debug too (KASAN, lockdep, kmemleak,
+# full preemption) with the tests of concurrent use, and one of the
+# concurrency class (deleted locks, RCU, key and bit calls, RCU forms made
+# plain, reorderings) that survives debug on kcsan (KCSAN watching the
+# error-injection code: a race whatever order the CPUs take).  A
+# concurrency kill is repeated, the killing test alone in a boot of its
+# own, MUTANT_REPEATS times, and its rate reported.  Before the first
+# mutant on a config the series itself boots there with the same tests,
+# and must pass them; a mutant's boot that takes four times as long as
+# the series' own (at least 300 s) is a hang, and a kill.  A benchmark,
+# not part of make test: a build and one to MUTANT_REPEATS + 3 boots per
+# mutant.
 #
 #   tests/mutants/score.sh [-o DIR] [ID...]     (default: every mutant)
 #
 # Resumable: each mutant's verdict is a file in DIR/verdicts, and a mutant
 # with one is not run again; a run stopped (or out of time) goes on where
 # it stopped when started again with the same DIR.  Settings:
-# MUTANT_REPEATS (default 20; 0: none), MUTANT_DEBUG (default 1: the
-# concurrency class on debug too), MUTANT_RACE (default 1: and on kcsan),
-# MUTANT_LIMIT (stop after running this many mutants, default 0: all),
-# MUTANT_OUT (DIR), MUTANT_TESTS (tests to boot first on on, the others
-# after them: a mutant they kill costs less), MUTANT_TESTS_DEBUG and
-# MUTANT_TESTS_RACE (the tests run on debug, on kcsan).  A concurrency
-# mutant's verdict "survived on" or "survived on+debug" from a run with
-# fewer of those configs goes on to the ones it missed.  Output in DIR (-o DIR is
+# MUTANT_REPEATS (default 20; 0: none), MUTANT_DEBUG (default 1: a
+# survivor of on on debug too), MUTANT_RACE (default 1: the concurrency
+# class on kcsan too), MUTANT_LIMIT (stop after running this many
+# mutants, default 0: all), MUTANT_OUT (DIR), MUTANT_TESTS (tests to boot
+# first on on, the others after them: a mutant they kill costs less),
+# MUTANT_TESTS_DEBUG and MUTANT_TESTS_RACE (the tests run on debug, on
+# kcsan), TEST_TIMEOUT (the most a boot may take).  A verdict "survived
+# on" or "survived on+debug" from a run with fewer of those configs goes
+# on to the ones it missed.  Output in DIR (-o DIR is
 # MUTANT_OUT=DIR; default DATE-TIME-mutants under RESULTS_ROOT, else
 # results/; never a committed run, started again with its DIR to go on):
 # mutants/ (the patches and index.tsv), verdicts/ID (one line:
@@ -61,6 +64,9 @@ EQUIVALENT=$MUTANTS_DIR/equivalent.tsv
 # BUILT_FOR_MUTANTS[CONFIG]: set once the series' own build of CONFIG is
 # there (ensure_built); restore_builds puts back those alone.
 declare -A BUILT_FOR_MUTANTS=()
+# SERIES_SECONDS[CONFIG]: how long the series' own boot on CONFIG took
+# (ensure_built), what hang_limit scales.
+declare -A SERIES_SECONDS=()
 
 # ensure_built CONFIG: the series' own build of CONFIG, which every mutant
 # starts from, made before CONFIG's first mutant (a run that goes on to
@@ -68,14 +74,16 @@ declare -A BUILT_FOR_MUTANTS=()
 # with the tests its mutants boot on CONFIG: a test that fails without a
 # mutant would "kill" every one, so the run stops there instead.
 ensure_built() {
-	local fail log=$RUN_DIR/logs/series.$1.log
+	local fail t0 log=$RUN_DIR/logs/series.$1.log
 	[[ -z ${BUILT_FOR_MUTANTS[$1]:-} ]] || return 0
 	# explicit: build_mutant, which calls this, runs in an if
 	"$BENCH_DIR/kernel/build.sh" build "$1" >&2 || die "the series' own build of $1 failed"
 	BUILT_FOR_MUTANTS[$1]=1
 	log "mutants: the series itself on $1"
+	t0=$EPOCHSECONDS
 	# shellcheck disable=SC2046 # the tests, one word each
 	fail=$(boot_with : "$1" "$log" $(tests_on "$1"))
+	SERIES_SECONDS[$1]=$((EPOCHSECONDS - t0))
 	[[ -z $fail ]] || die "the series itself fails $fail on $1 ($log): its mutants cannot be scored there"
 }
 
@@ -119,6 +127,19 @@ build_mutant() {
 	) >"$4" 2>&1
 }
 
+# hang_limit CONFIG: the seconds a mutant's boot on CONFIG may take before
+# it counts as hung: four times the series' own boot there (every test
+# the mutant boots, or more), at least 300 s, at most TEST_TIMEOUT.  A
+# mutant that deadlocks (an unlock deleted) or loses a bio (bio_endio
+# deleted) hangs its test: with TEST_TIMEOUT alone (1800 s) each such
+# kill, and each of its repeats, took half an hour.
+hang_limit() {
+	local limit=$((4 * ${SERIES_SECONDS[$1]:-$TEST_TIMEOUT}))
+	((limit >= 300)) || limit=300
+	((limit <= TEST_TIMEOUT)) || limit=$TEST_TIMEOUT
+	printf '%s\n' "$limit"
+}
+
 # boot_tests CONFIG LOG TEST...: the TESTs in one boot of the mutants'
 # CONFIG, stopping at the first failure; prints "TEST DETAIL" of the
 # first that failed, nothing when all passed.
@@ -137,11 +158,12 @@ boot_with() {
 	shift 3
 	(
 		"$setup"
+		[[ $setup == : ]] || TEST_TIMEOUT=$(hang_limit "$cfg")
 		guest_results_init
 		export TESTS="$*" GUEST_ENV="STOP_AFTER_FAIL=1" TEST_RESULTS=$CACHE/mutants/results
 		# the tests with a boot of their own (FRESH_BOOT=1 after the
 		# first) only when the shared boot killed nothing: a mutant that
-		# hangs I/O would hang each of them too, TEST_TIMEOUT each
+		# hangs I/O would hang each of them too, hang_limit each
 		run_guest_tests "$cfg" shared
 		[[ $FAILED -gt 0 ]] || run_guest_tests "$cfg" own
 	) >"$log" 2>&1 || true
@@ -164,11 +186,13 @@ class_of() {
 	awk -F'\t' -v id="$1" '$1 == id { print $2 }' "$2/index.tsv"
 }
 
-# concurrency_configs: the configs a concurrency mutant that survives on
-# goes on to, in order ("debug kcsan", as MUTANT_DEBUG and MUTANT_RACE say).
-concurrency_configs() {
+# configs_after_on CLASS: the configs a mutant of CLASS that survives on
+# goes on to, in order, as MUTANT_DEBUG and MUTANT_RACE say: "debug
+# kcsan" for the concurrency class, debug for logic (kmemleak sees a
+# deleted kfree that on cannot).
+configs_after_on() {
 	[[ $MUTANT_DEBUG == 0 ]] || printf 'debug '
-	[[ $MUTANT_RACE == 0 ]] || printf 'kcsan '
+	[[ $MUTANT_RACE == 0 || $1 != concurrency ]] || printf 'kcsan '
 }
 
 # survived_on ID OUT: the configs an earlier verdict "survived" of ID
@@ -180,15 +204,14 @@ survived_on() {
 }
 
 # pending ID GEN OUT: the mutant still has something to run: no verdict,
-# or a concurrency mutant that survived the configs it ran on and has one
-# of concurrency_configs still to go.
+# or it survived the configs it ran on and has one of configs_after_on
+# still to go.
 pending() {
 	local ran c
 	[[ -f $3/verdicts/$1 ]] || return 0
-	[[ $(class_of "$1" "$2") == concurrency ]] || return 1
 	ran=+$(survived_on "$1" "$3")+
 	[[ $ran != ++ ]] || return 1
-	for c in $(concurrency_configs); do
+	for c in $(configs_after_on "$(class_of "$1" "$2")"); do
 		[[ $ran == *"+$c+"* ]] || return 0
 	done
 	return 1
@@ -203,9 +226,9 @@ tests_on() {
 	esac
 }
 
-# run_mutant ID GEN OUT: build, boot, verdict.  A concurrency mutant that
-# survives goes on to each of concurrency_configs it has not run on (an
-# earlier run's verdict "survived on+debug" goes on to kcsan alone).
+# run_mutant ID GEN OUT: build, boot, verdict.  A mutant that survives
+# goes on to each of configs_after_on it has not run on (an earlier run's
+# verdict "survived on+debug" goes on to kcsan alone).
 run_mutant() {
 	local id=$1 gen=$2 out=$3 class fail="" t0 cfg test detail k n kills ran repeat
 	class=$(class_of "$id" "$gen")
@@ -226,8 +249,8 @@ run_mutant() {
 		[[ -z $fail ]] || fail="on $fail"
 		ran=on
 	fi
-	if [[ -z $fail && $class == concurrency ]]; then
-		for cfg in $(concurrency_configs); do
+	if [[ -z $fail ]]; then
+		for cfg in $(configs_after_on "$class"); do
 			[[ +$ran+ != *"+$cfg+"* ]] || continue
 			log "mutant $id: survived $ran; building $cfg"
 			if ! build_mutant "$id" "$gen" "$cfg" "$out/logs/$id.build-$cfg.log"; then
