@@ -24,7 +24,9 @@
 #                         of these drivers, run SCRIPT ARG... again through
 #                         bench/plan/run as the first DRIVER (its settings
 #                         resolved and checked, exit 2 on bad input, as
-#                         under make); else return
+#                         under make); when it is one that holds each
+#                         NAME=VALUE, return; one that holds others is
+#                         resolved again with them (-p BIB_PLAN)
 #   plan_need DRIVER 'NAME...' [NAME=VALUE...] -- SCRIPT [ARG...]
 #                         a tool's first act: NAMEs are the settings it
 #                         reads (DRIVER's); from BIB_PLAN when it holds
@@ -145,12 +147,30 @@ plan_rerun_args() {
 }
 
 plan_first() {
-	local drivers=${1//,/ }
+	local drivers=${1//,/ } arg
+	local -a parent=()
 	shift
 	# shellcheck disable=SC2086 # a list of names
-	! plan_for $drivers || return 0
+	if plan_for $drivers; then
+		# the run again that this function started: its plan is made
+		# from these words (compared as given, a value the resolver made
+		# absolute would differ, and run it again for ever)
+		if [[ ${BIB_PLAN_FIRST-} == "$drivers $*" ]]; then
+			unset BIB_PLAN_FIRST
+			return 0
+		fi
+		# a plan of this driver that says what the NAME=VALUEs say is the
+		# plan; one that says otherwise is resolved again with them, with
+		# it as the parent (its values stand where the environment would)
+		for arg; do
+			[[ $arg != -- ]] || return 0
+			[[ -n ${PLAN[${arg%%=*}]+set} && ${PLAN[${arg%%=*}]} == "${arg#*=}" ]] || break
+		done
+		parent=(-p "$BIB_PLAN")
+	fi
+	export BIB_PLAN_FIRST="$drivers $*"
 	plan_rerun_args "$@"
-	exec "${BASH_SOURCE[0]%/*}/../plan/run" "${drivers%% *}" "${PLAN_RERUN[@]}"
+	exec "${BASH_SOURCE[0]%/*}/../plan/run" ${parent[@]+"${parent[@]}"} "${drivers%% *}" "${PLAN_RERUN[@]}"
 }
 
 plan_need() {

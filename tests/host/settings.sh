@@ -434,6 +434,29 @@ check_run() {
 	check "plan/run leaves no file behind" test -z "$(ls -A "$S/run-tmp")" -a ! -e "$S/cache" -a ! -e "$S/results"
 }
 
+# plan_first under a plan of the same driver: a NAME=VALUE the plan holds
+# keeps it, one it does not is resolved again (once), never ignored.
+check_plan_first() {
+	local run d out
+	run=$(git -C "$REPO" ls-files 'results/*/meta.json' | head -n 1)
+	run=${run%/meta.json}
+	for d in r1 r2; do
+		mkdir -p "$S/pf/$d"
+		cp "$REPO/$run/meta.json" "$REPO/$run/runs.csv" "$S/pf/$d/"
+	done
+	printf '%s\n' '#!/usr/bin/env bash' 'set -euo pipefail' ". '$REPO/bench/lib/lib.sh'" \
+		'driver_start report RESULTS="$1" -- "$0" "$@"' 'plan_read RESULTS' 'echo "RESULTS=$RESULTS"' >"$S/pf/drv.sh"
+	chmod +x "$S/pf/drv.sh"
+	(cd "$S/pf" && CACHE=$S/cache "$REPO/bench/plan/resolve" -o "$S/pf/plan" report RESULTS="$S/pf/r1")
+	out=$(cd "$S/pf" && CACHE=$S/cache BIB_PLAN=$S/pf/plan timeout 60 ./drv.sh "$S/pf/r2" 2>&1 | tail -n 1)
+	check "driver_start under a plan of its driver: RESULTS=r2 given, r1 planned: r2 (got: $out)" \
+		test "$out" == "RESULTS=$S/pf/r2"
+	out=$(cd "$S/pf" && CACHE=$S/cache BIB_PLAN=$S/pf/plan timeout 60 ./drv.sh r2 2>&1 | tail -n 1)
+	check "  ... given relative (the plan's absolute): resolved once, r2 (got: $out)" test "$out" == "RESULTS=$S/pf/r2"
+	out=$(cd "$S/pf" && CACHE=$S/cache BIB_PLAN=$S/pf/plan timeout 60 ./drv.sh "$S/pf/r1" 2>&1 | tail -n 1)
+	check "  ... the planned value given: the plan (got: $out)" test "$out" == "RESULTS=$S/pf/r1"
+}
+
 check_help() {
 	local out got=0
 	out=$(cd "$S/home" && "$REPO/bench/plan/resolve" -h) || got=$?
@@ -469,6 +492,7 @@ main() {
 	check_every_driver
 	check_view_files
 	check_run
+	check_plan_first
 	check_help
 	check_cores
 	check "the repository is as it was" test "$(git -C "$REPO" status --porcelain 2>/dev/null || true)" == "$status_before"
