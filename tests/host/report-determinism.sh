@@ -58,8 +58,8 @@ make_report() {
 	local run=$1
 	cd "$SCRATCH/copy"
 	if [[ -f $run/per-patch.csv ]]; then
-		# its plan names the run (RESULTS=DIR), so it is resolved anew
-		unset BIB_PLAN
+		# RESULTS=DIR, which the shared plan does not hold: per-patch.sh
+		# resolves its plan again, the shared one its parent
 		BENCH_COMMAND="bench/run/per-patch.sh report $run" "$REPO_DIR/bench/run/per-patch.sh" report "$run"
 	else
 		"$REPO_DIR/bench/report/report.sh" "$run"
