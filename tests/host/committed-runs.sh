@@ -33,9 +33,10 @@ says() {
 	grep -qF -- "$1" "$SCRATCH/out" || { show_out; return 1; }
 }
 
-# results_state: the tracked and untracked files under results/, with hashes
+# results_state: the tracked and untracked files under results/, with
+# hashes, without other tests' resolver probes (repo_status)
 results_state() {
-	git -C "$REPO_DIR" status --porcelain --untracked-files=all --ignored -- results
+	repo_status "$REPO_DIR" --untracked-files=all --ignored -- results
 }
 
 # copy_run RUN DIR: a run "made here": RUN's tracked files at DIR

@@ -48,15 +48,10 @@ header() {
 # status: the checkout's state, ignored files included; an ignored
 # directory as one line, not walked (--ignored=matching): the default
 # mode reads all of a CACHE inside the checkout, 0.3 s a call with a
-# kernel tree in it, 40 s over the scripts.  Without the resolver's
-# writability probes (bench/lib/settings.sh st_writable: results/.bib-
-# probe.PID.RANDOM, made and removed at once): make check runs other tests
-# beside this one, and theirs come and go in results/; -h resolves nothing,
-# so none is this script's.
+# kernel tree in it, 40 s over the scripts.  Without the probes of other
+# tests' resolvers (repo_status); -h resolves nothing.
 status() {
-	local lines
-	lines=$(git -C "$REPO_DIR" status --porcelain --ignored=matching)
-	grep -Ev '/\.bib-probe\.[0-9]+\.[0-9]+$' <<<"$lines" || :
+	repo_status "$REPO_DIR" --ignored=matching
 }
 
 mapfile -t SCRIPTS < <(scripts)

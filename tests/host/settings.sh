@@ -482,7 +482,7 @@ check_cores() {
 main() {
 	local status_before n
 	fixtures
-	status_before=$(git -C "$REPO" status --porcelain 2>/dev/null || true)
+	status_before=$(repo_status "$REPO" 2>/dev/null || true)
 	n=$(grep -c '^2|' <<<"$BAD")
 	check "the bad-input table has at least 40 rows ($n)" test "$n" -ge 40
 	rows "$BAD"
@@ -495,7 +495,12 @@ main() {
 	check_plan_first
 	check_help
 	check_cores
-	check "the repository is as it was" test "$(git -C "$REPO" status --porcelain 2>/dev/null || true)" == "$status_before"
+	check "the repository is as it was" test "$(repo_status "$REPO" 2>/dev/null || true)" == "$status_before"
+	# what that comparison leaves out: another test's probe, nothing else
+	git init -q "$S/st" && mkdir -p "$S/st/results"
+	touch "$S/st/.bib-probe.12.345" "$S/st/results/.bib-probe.6.789" "$S/st/results/kept" "$S/st/.bib-probe.x"
+	check "repo_status: the probes of other tests' resolvers left out, nothing else" \
+		test "$(repo_status "$S/st" --untracked-files=all | paste -sd' ')" == '?? .bib-probe.x ?? results/kept'
 	finish
 }
 

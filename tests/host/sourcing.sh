@@ -19,9 +19,10 @@ test_init "$0" "$@"
 
 # status: the checkout's state, ignored files included; an ignored
 # directory as one line, not walked (--ignored=matching: the default mode
-# reads all of a CACHE inside the checkout, kernel tree and all)
+# reads all of a CACHE inside the checkout, kernel tree and all), without
+# other tests' resolver probes (repo_status)
 status() {
-	git -C "$REPO_DIR" status --porcelain --ignored=matching
+	repo_status "$REPO_DIR" --ignored=matching
 }
 
 # source_libs DIR LIB...: source each LIB in order in a fresh bash run in

@@ -52,6 +52,19 @@ bg_slot() {
 	BG_RUNNING=$((BG_RUNNING + 1))
 }
 
+# repo_status DIR [OPTION...]: git status --porcelain of the checkout DIR
+# with OPTIONs, without the resolver's writability probes (bench/lib/
+# settings.sh st_writable: .bib-probe.PID.RANDOM, made and removed in
+# milliseconds in results/ or the checkout itself): make check runs other
+# tests beside this one, and a status taken while theirs exists would show
+# it (2 of 495 calls beside bad-input did).
+repo_status() {
+	local dir=$1 lines
+	shift
+	lines=$(git -C "$dir" status --porcelain "$@")
+	grep -Ev '[ /]\.bib-probe\.[0-9]+\.[0-9]+$' <<<"$lines" || :
+}
+
 finish() {
 	echo "$passed passed, $failed failed"
 	[[ $failed -eq 0 ]]
