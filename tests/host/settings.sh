@@ -438,7 +438,8 @@ check_run() {
 # keeps it, one it does not is resolved again (once), never ignored.
 check_plan_first() {
 	local run d out
-	run=$(git -C "$REPO" ls-files 'results/*/meta.json' | head -n 1)
+	# sed reads to the end: head's early exit can kill git with SIGPIPE
+	run=$(git -C "$REPO" ls-files 'results/*/meta.json' | sed -n 1p)
 	run=${run%/meta.json}
 	for d in r1 r2; do
 		mkdir -p "$S/pf/$d"
@@ -448,13 +449,19 @@ check_plan_first() {
 		'driver_start report RESULTS="$1" -- "$0" "$@"' 'plan_read RESULTS' 'echo "RESULTS=$RESULTS"' >"$S/pf/drv.sh"
 	chmod +x "$S/pf/drv.sh"
 	(cd "$S/pf" && CACHE=$S/cache "$REPO/bench/plan/resolve" -o "$S/pf/plan" report RESULTS="$S/pf/r1")
-	out=$(cd "$S/pf" && CACHE=$S/cache BIB_PLAN=$S/pf/plan timeout 60 ./drv.sh "$S/pf/r2" 2>&1 | tail -n 1)
+	out=$(plan_first_driver "$S/pf/r2")
 	check "driver_start under a plan of its driver: RESULTS=r2 given, r1 planned: r2 (got: $out)" \
 		test "$out" == "RESULTS=$S/pf/r2"
-	out=$(cd "$S/pf" && CACHE=$S/cache BIB_PLAN=$S/pf/plan timeout 60 ./drv.sh r2 2>&1 | tail -n 1)
+	out=$(plan_first_driver r2)
 	check "  ... given relative (the plan's absolute): resolved once, r2 (got: $out)" test "$out" == "RESULTS=$S/pf/r2"
-	out=$(cd "$S/pf" && CACHE=$S/cache BIB_PLAN=$S/pf/plan timeout 60 ./drv.sh "$S/pf/r1" 2>&1 | tail -n 1)
+	out=$(plan_first_driver "$S/pf/r1")
 	check "  ... the planned value given: the plan (got: $out)" test "$out" == "RESULTS=$S/pf/r1"
+}
+
+# plan_first_driver RESULTS: check_plan_first's driver given RESULTS under
+# the plan naming r1; the last line it prints.
+plan_first_driver() {
+	(cd "$S/pf" && CACHE=$S/cache BIB_PLAN=$S/pf/plan timeout 60 ./drv.sh "$1" 2>&1 | tail -n 1)
 }
 
 check_help() {
