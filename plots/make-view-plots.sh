@@ -159,15 +159,19 @@ if ((npanels > 0)); then
 		sub3="$accel: guest ns = guest instructions; percentiles are random (fio histogram buckets)"
 		sub4="open symbols: not comparable across rows, no verdict"
 	fi
+	# both terminals in one gnuplot, the second from a clean state
+	args=()
 	for t in pngcairo svg; do
 		ext=${t/pngcairo/png}
 		log=''
 		[[ $t == svg ]] || log=${PLOTS_RANGES:-}
-		gnuplot -e "plotdir='$here'; prefix='$tmp/lat'; n=$npanels; term='$t'; out='$outdir/latency-percentiles.$ext'; random=$random; figname='latency-percentiles'; rangelog='$log'" \
-			-e "title='${PLOT_TITLE_PREFIX:-}fio completion latency percentiles per config and state (log y)'" \
-			-e "sub1='run ${run_id:-?}, accel ${accel:-?}'; sub2='$sub3'; sub3='${sub4:-}'" \
-			"$here/latency-percentiles.gp"
+		args+=(-e "reset session"
+			-e "plotdir='$here'; prefix='$tmp/lat'; n=$npanels; term='$t'; out='$outdir/latency-percentiles.$ext'; random=$random; figname='latency-percentiles'; rangelog='$log'"
+			-e "title='${PLOT_TITLE_PREFIX:-}fio completion latency percentiles per config and state (log y)'"
+			-e "sub1='run ${run_id:-?}, accel ${accel:-?}'; sub2='$sub3'; sub3='${sub4:-}'"
+			"$here/latency-percentiles.gp")
 	done
+	gnuplot "${args[@]}"
 	echo "plots: wrote $outdir/latency-percentiles.png and $outdir/latency-percentiles.svg"
 else
 	echo "plots: no latency percentiles in this run, skipping latency-percentiles.png"
