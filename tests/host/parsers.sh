@@ -71,13 +71,16 @@ prefixes() {
 	awk -F, -v pat="$2" 'NR > 1 && $6 == "ok" && $4 ~ pat { p = $1 "," $2 "," $3 "," $4 "," $5 "," $6; if (!s[p]++) print p }' "$1/runs.csv"
 }
 
-# hot_funcs RUN PLUGIN_TXT: the functions the run counted: HOT_FUNCS in its
-# metadata, else (runs from before it was recorded) those of the plugin's
-# output, in its order.
+# hot_funcs ARRAY PLUGIN_TXT: the functions the run counted, into ARRAY:
+# HOT_FUNCS in its metadata, else (runs from before it was recorded) those
+# of the plugin's output, in its order.  Into a named array, not printed
+# into a subshell's capture: one subshell fewer a row.
 hot_funcs() {
+	local -n hot_funcs_into=$1
 	local h=$RUN_HOT_FUNCS
 	[[ -n $h ]] || h=$(awk '$2 ~ /^entries=/ && !s[$1]++ { printf "%s ", $1 }' "$2")
-	printf '%s\n' "$h"
+	# shellcheck disable=SC2034 # the caller's array, by name
+	read -r -a hot_funcs_into <<<"$h"
 }
 
 # bench_rows RUN RAW PREFIX: bench.sh's rows of one prefix, by the parsers.
@@ -85,17 +88,18 @@ bench_rows() {
 	local run=$1 p=$3 seq cfg state w rep dir ios f
 	local -a funcs
 	IFS=, read -r seq cfg state w rep _ <<<"$p"
+	printf -v seq '%03d' "$seq"
 	# per-config boots (fio-STATE-WORKLOAD), or the old per-state ones
 	# (SEQ-CONFIG-STATE-rREPEAT/fio-WORKLOAD)
-	dir=$2/$(printf '%03d' "$seq")-$cfg-r$rep
+	dir=$2/$seq-$cfg-r$rep
 	f=$dir/fio-$state-$w
 	if [[ ! -d $dir ]]; then
-		dir=$2/$(printf '%03d' "$seq")-$cfg-$state-r$rep
+		dir=$2/$seq-$cfg-$state-r$rep
 		f=$dir/fio-$w
 	fi
 	if [[ $w == count-randread-qd1 ]]; then
 		ios=$(fio_ios "$dir/fio-$state-$w")
-		read -r -a funcs <<<"$(hot_funcs "$run" "$dir/plugin.txt")"
+		hot_funcs funcs "$dir/plugin.txt"
 		collect_plugin_marks "$p" "$dir" "$state" "$ios" "${funcs[@]}"
 	else
 		collect_fio "$p" "$f" "$RUN_ACCEL"
@@ -107,7 +111,9 @@ bench_rows() {
 views_rows() {
 	local p=$3 seq w dir reads first last
 	IFS=, read -r seq _ _ w _ _ <<<"$p"
-	dir=$(printf '%s\n' "$2/$(printf '%03d' "$seq")"-*)
+	printf -v seq '%03d' "$seq"
+	printf -v dir '%s\n' "$2/$seq"-*
+	dir=${dir%$'\n'}
 	case $w in
 	switch-*) collect_switch "$p" "$dir/switch" ;;
 	pread-qd1) collect_clockio "$p" "$dir/clockio" ;;
@@ -133,9 +139,10 @@ perf_rows() {
 	local p=$3 seq cfg state rep dir ios
 	local -a funcs
 	IFS=, read -r seq cfg state _ rep _ <<<"$p"
-	dir=$2/perf-$(printf '%03d' "$seq")-$cfg-$state-tcg-icount-r$rep
+	printf -v seq '%03d' "$seq"
+	dir=$2/perf-$seq-$cfg-$state-tcg-icount-r$rep
 	ios=$(fio_ios "$dir/fio-count-randread-qd1")
-	read -r -a funcs <<<"$(hot_funcs "$run" "$dir/plugin.txt")"
+	hot_funcs funcs "$dir/plugin.txt"
 	collect_plugin "$p" "$dir/plugin.txt" "$ios" 2 '' '' "${funcs[@]}"
 	collect_perf "$p" "$dir/perf-stat" "$dir/perf-report" "$ios"
 }
