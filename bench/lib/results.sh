@@ -417,8 +417,9 @@ guest_time_metrics() {
 	"$(benchstat_bin)" metrics | awk -F'\t' '$3 == "guest-time" || $3 == "percentile" { print $1 }' | one_line
 }
 
-# layout_floors SUMMARY_CSV: "workload metric pct" for every guest-time
-# metric that off and off-layout (state off) both have on a workload: the
+# layout_floors SUMMARY_CSV KINDS: "workload metric pct" for every metric
+# of KINDS (guest_time_metrics' line) that off and off-layout (state off)
+# both have on a workload: the
 # summary's change of off-layout where off is that workload's baseline (the
 # Hodges-Lehmann shift for sampled metrics, as in the verdicts), else
 # 100 * (median(off-layout) / median(off) - 1).  The two builds differ only
@@ -426,7 +427,7 @@ guest_time_metrics() {
 # two separately built kernels means nothing (under tcg-icount it counts
 # instructions, which layout does not change).
 layout_floors() {
-	awk -F, -v kinds=" $(guest_time_metrics) " '
+	awk -F, -v kinds=" $2 " '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$2 == "off" && index(kinds, " " $4 " ") && $c["median"] != "" {
 			if ($1 == "off") { o[$3 SUBSEP $4] = $c["median"]; ob[$3 SUBSEP $4] = $c["verdict"] == "baseline" }

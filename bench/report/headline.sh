@@ -18,11 +18,14 @@
 
 # headline_lines DIR
 headline_lines() {
-	local dir=$1 f base g static=/dev/null
-	f=$(meta_get "$dir" HOT_FUNCS | awk '{ print $1 }')
+	local dir=$1 f base g accel states static=/dev/null
+	meta_var f "$dir" HOT_FUNCS
+	read -r f _ <<<"$f" || true
 	f=${f:-submit_bio_noacct_nocheck}
-	base=$(meta_get "$dir" BASELINE)
+	meta_var base "$dir" BASELINE
 	base=${base:-off off}
+	meta_var accel "$dir" ACCEL
+	meta_var states "$dir" STATES
 	g=$(awk -F, -v b="${base%% *}" 'NR > 1 && $1 != b && g == "" { g = $1 } $1 == "on" && b != "on" { g = "on"; exit }
 		END { print g }' "$dir/summary.csv")
 	if [[ -z $g ]]; then
@@ -32,8 +35,8 @@ headline_lines() {
 	fi
 	[[ ! -f $dir/static.csv ]] || static=$dir/static.csv
 	awk -F, -v bc="${base%% *}" -v bs="${base#* }" -v g="$g" -v f="$f" -v m="$(plugin_metric "$f")" \
-		-v sfile="$static" -v summary="$dir/summary.csv" -v accel="$(meta_get "$dir" ACCEL)" \
-		-v states="$(meta_get "$dir" STATES)" "$ROUND_AWK"'
+		-v sfile="$static" -v summary="$dir/summary.csv" -v accel="$accel" \
+		-v states="$states" "$ROUND_AWK"'
 		FNR == 1 { delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
 		FILENAME == sfile && $c["function"] == f && $c["base"] == bc {
 			st[$c["new"]] = $c["status"]

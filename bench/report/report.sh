@@ -88,7 +88,7 @@ hardware_time() {
 table() {
 	printf '| config | state | workload | metric | n | median | verdict | change |\n'
 	printf '|---|---|---|---|---|---|---|---|\n'
-	awk -F, -v pat="$1" -v floors="$(hardware_time && echo "$FLOORS")" -v kinds="$GUEST_TIME" \
+	awk -F, -v pat="$1" -v floors="$HW_FLOORS" -v kinds="$GUEST_TIME" \
 		-v nop="$NOP_ROW" "$FLOOR_AWK$ROUND_AWK$TEXT_AWK"'
 		BEGIN { if (floors != "") load_floors() }
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -304,7 +304,7 @@ report_txt() {
 		printf 'blkinject-bench %s at %s\n' "${M[RUN_ID]}" "${M[GIT_COMMIT]}"
 		printf 'accelerator %s, baseline %s\n' "${M[ACCEL]}" "${M[BASELINE]// //}"
 		printf 'command: %s\n\n' "${M[COMMAND]}"
-		awk -F, -v floors="$(hardware_time && echo "$FLOORS")" -v kinds="$GUEST_TIME" \
+		awk -F, -v floors="$HW_FLOORS" -v kinds="$GUEST_TIME" \
 			-v nop="$NOP_ROW" "$FLOOR_AWK$ROUND_AWK$TEXT_AWK"'
 		BEGIN { if (floors != "") load_floors() }
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -369,8 +369,11 @@ main() {
 	FLOORS=$(mktemp)
 	# shellcheck disable=SC2064 # the name is fixed now
 	trap "rm -f '$FLOORS'" EXIT
-	layout_floors "$DIR/summary.csv" >"$FLOORS"
 	GUEST_TIME=$(guest_time_metrics)
+	layout_floors "$DIR/summary.csv" "$GUEST_TIME" >"$FLOORS"
+	# the floors file where the tables print floors (host time), once
+	HW_FLOORS=''
+	! hardware_time || HW_FLOORS=$FLOORS
 	NOP_ROW=$(nop_row)
 	report_md >"$DIR/report.md"
 	report_txt >"$DIR/report.txt"

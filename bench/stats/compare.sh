@@ -169,7 +169,7 @@ sequential_words() {
 print_floors() {
 	local floors
 	accel_host_time "$2" && [[ -r $1/summary.csv ]] || return 0
-	floors=$(layout_floors "$1/summary.csv")
+	floors=$(layout_floors "$1/summary.csv" "$(guest_time_metrics)")
 	[[ -n $floors ]] || return 0
 	printf '\nlayout noise floor in %s (off-layout vs off, same code laid out differently):\n' "$1"
 	awk '{ printf "  %s %s %+.2f%%\n", $1, $2, $3 }' <<<"$floors"
