@@ -116,21 +116,23 @@ accel_class() {
 	esac
 }
 
-# accel_defaults ACCEL DRIVER: what "auto" stands for under ACCEL,
-# NAME=VALUE a line.  Where counts are exact one run decides.  Elsewhere
+# accel_defaults ARRAY ACCEL DRIVER: what "auto" stands for under ACCEL,
+# into the associative ARRAY, by setting name.  Where counts are exact one run decides.  Elsewhere
 # REPEATS stays auto for the matrix, whose driver takes the n at which its
 # gating rows are powered (bench.sh, benchstat plan); the views and make
 # perf on its own have no such plan and take 5; compare-series takes 10,
 # the sequential gate's first round (bench/lib/sequential.sh).
 accel_defaults() {
+	local -n accel_defaults_into=$1
 	local cores
-	if accel_exact "$1"; then
+	# shellcheck disable=SC2034 # the caller's array, by name
+	if accel_exact "$2"; then
 		host_cores cores
-		printf '%s\n' REPEATS=1 BOOTS=per-config FIO_RUNTIME=1 FIO_RAMP=200ms "GUEST_JOBS=$cores"
+		accel_defaults_into+=([REPEATS]=1 [BOOTS]=per-config [FIO_RUNTIME]=1 [FIO_RAMP]=200ms [GUEST_JOBS]=$cores)
 	else
-		[[ $2 != views && $2 != perf ]] || echo REPEATS=5
-		[[ $2 != compare-series ]] || echo REPEATS=10
-		printf '%s\n' BOOTS=per-state FIO_RUNTIME=2 FIO_RAMP=500ms GUEST_JOBS=1
+		[[ $3 != views && $3 != perf ]] || accel_defaults_into[REPEATS]=5
+		[[ $3 != compare-series ]] || accel_defaults_into[REPEATS]=10
+		accel_defaults_into+=([BOOTS]=per-state [FIO_RUNTIME]=2 [FIO_RAMP]=500ms [GUEST_JOBS]=1)
 	fi
 }
 
@@ -181,27 +183,30 @@ accel_kvm_runs() {
 	return 1
 }
 
-# accel_choose ACCEL QEMU SECONDS: the accelerator a boot uses: ACCEL, or
-# for auto kvm where accel_kvm_runs, else tcg-icount (a machine without a
+# accel_choose VAR ACCEL QEMU SECONDS: the accelerator a boot uses, into
+# VAR (no subshell: the resolver asks on every command): ACCEL, or for
+# auto kvm where accel_kvm_runs, else tcg-icount (a machine without a
 # readable and writable /dev/kvm is not probed).  ACCEL=kvm where KVM runs
 # no guest: why, instead, and status 4 (setup).
 accel_choose() {
-	local accel=$1 why
+	local -n accel_choose_into=$1
+	local accel=$2 why
+	# shellcheck disable=SC2034 # the caller's variable, by name
 	case $accel in
 	auto)
-		if [[ -r /dev/kvm && -w /dev/kvm ]] && accel_kvm_runs "$2" "$3" >/dev/null; then
-			echo kvm
+		if [[ -r /dev/kvm && -w /dev/kvm ]] && accel_kvm_runs "$3" "$4" >/dev/null; then
+			accel_choose_into=kvm
 		else
-			echo tcg-icount
+			accel_choose_into=tcg-icount
 		fi
 		;;
 	kvm)
-		why=$(accel_kvm_runs "$2" "$3") || {
-			printf 'KVM does not run guests here: %s; use ACCEL=auto (tcg-icount here), tcg or tcg-icount\n' "$why"
+		why=$(accel_kvm_runs "$3" "$4") || {
+			printf -v accel_choose_into 'KVM does not run guests here: %s; use ACCEL=auto (tcg-icount here), tcg or tcg-icount' "$why"
 			return 4
 		}
-		echo kvm
+		accel_choose_into=kvm
 		;;
-	*) echo "$accel" ;;
+	*) accel_choose_into=$accel ;;
 	esac
 }

@@ -1040,7 +1040,7 @@ st_cross_accel() {
 	elif [[ -n $ST_PARENT_USED && $accel == "$ST_PARENT_ACCEL" ]]; then
 		# the command that runs this one probed it
 		used=$ST_PARENT_USED
-	elif ! used=$(accel_choose "$accel" "$qemu" "$limit"); then
+	elif ! accel_choose used "$accel" "$qemu" "$limit"; then
 		ST_SETUP+=("ACCEL='$accel' (${ST_FROM[ACCEL]:-the default}): $used")
 		return
 	fi
@@ -1279,12 +1279,12 @@ st_used() {
 # st_auto ARRAY: what auto stands for under st_used, NAME -> VALUE into
 # the associative ARRAY (nothing when it is not known).
 st_auto() {
+	# shellcheck disable=SC2034 # handed on by name
 	local -n st_auto_into=$1
-	local n v used
+	local used
 	st_used used
 	[[ -n $used ]] || return 0
-	# shellcheck disable=SC2034 # the caller's array, by name
-	while IFS="=" read -r n v; do st_auto_into["$n"]=$v; done < <(accel_defaults "$used" "$ST_DRIVER")
+	accel_defaults st_auto_into "$used" "$ST_DRIVER"
 }
 
 # settings_print: each setting and where it came from, for a reader; an
