@@ -463,7 +463,7 @@ meta_has() {
 # random.  A run without it lists none, as every run made before views.sh
 # recorded it was summarised (bench and perf boot one vCPU).
 summarise() {
-	local dir=$1 configs_key=CONFIGS key base_row sorted seq
+	local dir=$1 configs_key=CONFIGS key base_row sorted seq run_configs run_states accel smp
 	local -a seq_words=()
 	[[ -f $dir/meta.json || -f $dir/meta.env ]] ||
 		DIE_STATUS=2 die "$dir has no meta.json: summarise takes the run's settings from it"
@@ -475,24 +475,29 @@ summarise() {
 		meta_has "$dir" "$key" ||
 			DIE_STATUS=2 die "$dir/meta.json has no $key: summarise takes the run's $key from it"
 	done
-	base_row=$(meta_get "$dir" BASELINE)
+	# the values by meta_var, from what meta_load read: no process each
+	meta_var base_row "$dir" BASELINE
+	meta_var run_configs "$dir" "$configs_key"
+	meta_var run_states "$dir" STATES
+	meta_var seq "$dir" SEQUENTIAL
+	meta_var accel "$dir" ACCEL
+	meta_var smp "$dir" SMP_WORKLOADS
 	[[ $base_row =~ ^[^[:space:]]+\ [^[:space:]]+$ ]] ||
 		DIE_STATUS=2 die "$dir/meta.json: BASELINE='$base_row' is not \"CONFIG STATE\""
 	sorted=$(mktemp)
-	awk -F, -v configs="$(meta_get "$dir" "$configs_key")" -v states="off $(meta_get "$dir" STATES)" '
+	awk -F, -v configs="$run_configs" -v states="off $run_states" '
 		BEGIN { n = split(configs, c, " "); for (i = 1; i <= n; i++) co[c[i]] = i
 			n = split(states, s, " "); for (i = 1; i <= n; i++) so[s[i]] = i }
 		NR == 1 { print "0\t0\t0\t" $0; next }
 		{ printf "%d\t%d\t%d\t%s\n", co[$2] + 0, so[$3] + 0, NR, $0 }
-	' "$dir/runs.csv" | sort -t "$(printf '\t')" -k1,1n -k2,2n -k3,3n | cut -f4- >"$sorted"
+	' "$dir/runs.csv" | sort -t $'\t' -k1,1n -k2,2n -k3,3n | cut -f4- >"$sorted"
 	# a run of the sequential gate (SEQUENTIAL "FIRST MAX") is judged by its rule
-	seq=$(meta_get "$dir" SEQUENTIAL)
 	[[ -z $seq || $seq =~ ^[1-9][0-9]*\ [1-9][0-9]*$ ]] ||
 		DIE_STATUS=2 die "$dir/meta.json: SEQUENTIAL='$seq' is not \"FIRST MAX\""
 	[[ -z $seq ]] || seq_words=(sequential --first "${seq% *}" --max "${seq#* }" --final)
 	# a summary that benchstat refuses leaves the run's old one in place
-	if ! "$(benchstat_bin)" ${seq_words[@]+"${seq_words[@]}"} summary --accel "$(meta_get "$dir" ACCEL)" --baseline-config "${base_row% *}" \
-		--baseline-state "${base_row#* }" --smp-workloads "$(meta_get "$dir" SMP_WORKLOADS)" \
+	if ! "$(benchstat_bin)" ${seq_words[@]+"${seq_words[@]}"} summary --accel "$accel" --baseline-config "${base_row% *}" \
+		--baseline-state "${base_row#* }" --smp-workloads "$smp" \
 		"$sorted" >"$sorted.summary"; then
 		rm -f "$sorted" "$sorted.summary"
 		DIE_STATUS=2 die "benchstat summary refused $dir/runs.csv with its meta.json (its message above)"

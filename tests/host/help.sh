@@ -66,7 +66,7 @@ for s in "${SCRIPTS[@]}"; do
 	(cd "$dir" && HOME=$dir/home CACHE=$dir/cache timeout 20 "${run[@]}" -h \
 		>"$dir/out" 2>"$dir/err" </dev/null) || rc=$?
 	check "$s -h: exit 0 (got $rc)" test "$rc" = 0
-	name=$(basename "$s")
+	name=${s##*/}
 	check "$s -h: prints its usage" grep -qiE -e usage -e "$name" "$dir/out" "$dir/err"
 	header "$REPO_DIR/$s" >"$dir/header"
 	check "$s -h: prints its whole leading comment block" cmp -s "$dir/header" "$dir/out"
