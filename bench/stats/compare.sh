@@ -133,7 +133,7 @@ smp_agreed() {
 	meta_var new_smp "$2" SMP_WORKLOADS
 	base_smp=" ${base_smp//[[:blank:]]/ } "
 	new_smp=" ${new_smp//[[:blank:]]/ } "
-	mapfile -t both < <(comm -12 <(run_workloads_of "$1") <(run_workloads_of "$2"))
+	mapfile -t both < <(workloads_of_both "$1" "$2")
 	for w in ${both[@]+"${both[@]}"}; do
 		in_base=0 in_new=0
 		[[ $base_smp != *" $w "* ]] || in_base=1
@@ -146,9 +146,13 @@ smp_agreed() {
 	printf '%s' "$agreed"
 }
 
-# run_workloads_of DIR: the workloads of DIR's runs.csv, sorted, one a line
-run_workloads_of() {
-	awk -F, 'NR > 1 && NF >= 4 { print $4 }' "$1/runs.csv" | LC_ALL=C sort -u
+# workloads_of_both BASE NEW: the workloads both runs.csv have rows of,
+# sorted, one a line (one awk over both files: comm of two sorted lists
+# was seven processes)
+workloads_of_both() {
+	awk -F, 'FNR == 1 { file++; next }
+		NF >= 4 { if (file == 1) base[$4] = 1; else if ($4 in base) both[$4] = 1 }
+		END { for (w in both) print w }' "$1/runs.csv" "$2/runs.csv" | LC_ALL=C sort
 }
 
 # sequential_words BASE NEW: benchstat's words for the sequential rule,

@@ -92,12 +92,13 @@ closure_hashes() {
 	for i in "${!lists[@]}"; do CLOSURE_HASH[x${lists[i]}]=${sums[i]:0:32}; done
 }
 
-# lint FILE KEY: shellcheck -x FILE (in the checkout, as the directives'
-# paths are written), its findings in SCRATCH/FILE.out, a mark
-# SCRATCH/FILE.bad when it found any; DONE/KEY remembered when it passes.
+# lint FILE KEY: shellcheck -x FILE (run in the checkout, as the
+# directives' paths are written), its findings in SCRATCH/FILE.out, a
+# mark SCRATCH/FILE.bad when it found any; DONE/KEY remembered when it
+# passes.
 lint() {
 	local out=$SCRATCH/${1//\//_}
-	if (cd "$REPO_DIR" && shellcheck -x "$1") >"$out.out" 2>&1; then
+	if shellcheck -x "$1" >"$out.out" 2>&1; then
 		: >"$DONE/$2"
 	else
 		: >"$out.bad"
@@ -139,7 +140,8 @@ main() {
 	export -f lint
 	export REPO_DIR SCRATCH DONE
 	# shellcheck disable=SC2016 # expanded by the bash xargs runs
-	((${#todo[@]} == 0)) || printf '%s\0' "${todo[@]}" | xargs -0 -n 2 -P "$(nproc)" bash -c 'lint "$1" "$2"' lint
+	((${#todo[@]} == 0)) || printf '%s\0' "${todo[@]}" |
+		(cd "$REPO_DIR" && xargs -0 -n 2 -P "$(nproc)" bash -c 'lint "$1" "$2"' lint)
 	for f in "${files[@]}"; do
 		out=$SCRATCH/${f//\//_}
 		note=''
