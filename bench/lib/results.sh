@@ -59,14 +59,24 @@ write_plugin_ranges() {
 # shellcheck disable=SC2034 # bench.sh and bench/lab/lava-results.sh
 COUNTED=count-randread-qd1
 
-# run_workloads STATE: the fio jobs a boot runs in STATE, in row order:
-# WORKLOADS, then SOFTIRQ_WORKLOADS as NAME-softirq in off and key-off.
-run_workloads() {
+# run_workloads_into ARRAY STATE: the fio jobs a boot runs in STATE, in
+# row order, into ARRAY: WORKLOADS, then SOFTIRQ_WORKLOADS as
+# NAME-softirq in off and key-off.
+run_workloads_into() {
+	local -n run_workloads_list=$1
 	local w
-	for w in $WORKLOADS; do printf '%s\n' "$w"; done
-	if [[ $1 == off || $1 == key-off ]]; then
-		for w in $SOFTIRQ_WORKLOADS; do printf '%s-softirq\n' "$w"; done
+	run_workloads_list=()
+	for w in $WORKLOADS; do run_workloads_list+=("$w"); done
+	if [[ $2 == off || $2 == key-off ]]; then
+		for w in $SOFTIRQ_WORKLOADS; do run_workloads_list+=("$w-softirq"); done
 	fi
+}
+
+# run_workloads STATE: run_workloads_into's list, one a line.
+run_workloads() {
+	local -a ws
+	run_workloads_into ws "$1"
+	((${#ws[@]} == 0)) || printf '%s\n' "${ws[@]}"
 }
 
 # plugin_mark CONFIG: the plugin's mark= address, ksys_sync: the guest

@@ -237,10 +237,11 @@ choose_boots() {
 # row, and with a vPMU (kvm) the cycles per I/O perf.sh adds per row in
 # make's main job.
 gating_rows() {
-	local cfg state rows=0 k
+	local cfg state rows=0
+	local -a ws
 	while read -r cfg state; do
-		k=$(run_workloads "$state" | wc -l)
-		rows=$((rows + k))
+		run_workloads_into ws "$state"
+		rows=$((rows + ${#ws[@]}))
 		! accel_pmu "$ACCEL_USED" || rows=$((rows + 1))
 	done < <(matrix_rows)
 	echo "$rows"
