@@ -117,11 +117,12 @@ accel_class() {
 }
 
 # accel_defaults ARRAY ACCEL DRIVER: what "auto" stands for under ACCEL,
-# into the associative ARRAY, by setting name.  Where counts are exact one run decides.  Elsewhere
-# REPEATS stays auto for the matrix, whose driver takes the n at which its
-# gating rows are powered (bench.sh, benchstat plan); the views and make
-# perf on its own have no such plan and take 5; compare-series takes 10,
-# the sequential gate's first round (bench/lib/sequential.sh).
+# into the associative ARRAY, by setting name.  Where counts are exact
+# one run decides.  Elsewhere REPEATS stays auto for the matrix, whose
+# driver takes the n at which its gating rows are powered (bench.sh,
+# benchstat plan); the views and make perf on its own have no such plan
+# and take 5; compare-series takes 10, the sequential gate's first round
+# (bench/lib/sequential.sh).
 accel_defaults() {
 	local -n accel_defaults_into=$1
 	local cores
