@@ -137,6 +137,9 @@ main() {
 			todo+=("$f" "$key")
 		fi
 	done
+	# lint runs in the checkout: the paths it writes to, absolute
+	[[ $DONE == /* ]] || DONE=$PWD/$DONE
+	[[ $SCRATCH == /* ]] || SCRATCH=$PWD/$SCRATCH
 	export -f lint
 	export REPO_DIR SCRATCH DONE
 	# shellcheck disable=SC2016 # expanded by the bash xargs runs
