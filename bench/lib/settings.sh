@@ -1159,7 +1159,14 @@ st_needs_check() {
 # settings_resolve DRIVER [NAME=VALUE...]: the driver's settings resolved
 # and checked; 0, or 2 after printing every problem on stderr (4 when
 # every problem is the machine's).
+#
+# The entry points match bytes (LC_ALL=C, theirs alone): in a UTF-8 locale
+# bash turns a string into wide characters at every pattern it matches,
+# and that was a third of a resolver run.  What they match is ASCII by
+# the table's design (names, numbers, "|" and blanks); a byte of a UTF-8
+# value is never one of those, so the answers are the same.
 settings_resolve() {
+	local LC_ALL=C
 	local n e parent='' only=''
 	while [[ ${1:-} == -[pn] ]]; do
 		if [[ $1 == -p ]]; then parent=$2; else only=$2; fi
@@ -1250,6 +1257,7 @@ settings_recipe() {
 # settings_write_plan FILE: the plan, written whole or not at all.  Never
 # sourced by its readers: a value runs to the end of its line.
 settings_write_plan() {
+	local LC_ALL=C
 	local file=$1 tmp n dir=.
 	[[ $file != */* ]] || dir=${file%/*}
 	# named by this shell and a random number, made with noclobber (a name
@@ -1290,6 +1298,7 @@ st_auto() {
 # settings_print: each setting and where it came from, for a reader; an
 # auto the accelerator settles, with what it stands for.
 settings_print() {
+	local LC_ALL=C
 	local n used
 	local -A auto=()
 	st_auto auto
