@@ -60,33 +60,54 @@ st_driver_known() {
 	return 1
 }
 
+# st_load_registry: the table into ST_NAMES and the ST_ arrays by name.
+# A field is its words: blanks around and between them count as one
+# space.  Split by the shell's own word splitting, which is linear (the
+# patterns that trimmed each field were half of a resolver run), into the
+# positional parameters (an array assignment costs more than set).
+# shellcheck disable=SC2086 # split on purpose, with globbing off
 st_load_registry() {
-	local table line nr=0 bars kind name scope type def drivers old what w
+	local - IFS
+	set -f
+	local table line nr=0 n name scope type def drivers old what w
+	local -a lines f
 	catalog_dir table table
-	# read from the file itself: a pipe is read a byte a syscall, which
-	# was a tenth of every command's start
-	while IFS= read -r line || [[ -n $line ]]; do
+	mapfile -t lines <"$table"
+	for line in ${lines[@]+"${lines[@]}"}; do
 		nr=$((nr + 1))
-		[[ ! $line =~ ^[[:blank:]]*(#|$) ]] || continue
-		if [[ $line =~ ^group\ +([^=]*)=?([^=]*) ]]; then
-			name=${BASH_REMATCH[1]} what=${BASH_REMATCH[2]}
-			st_trim name what
-			ST_GROUP[$name]=$what
+		IFS=$' \t'
+		set -- $line
+		[[ $# -gt 0 && $1 != '#'* ]] || continue
+		if [[ $1 == group ]]; then
+			IFS='='
+			# shellcheck disable=SC2206 # as above
+			f=($line)
+			IFS=$' \t'
+			set -- ${f[0]}
+			shift
+			name=$*
+			set -- ${f[1]:-}
+			ST_GROUP[$name]=$*
 			continue
 		fi
-		bars=${line//[^|]/}
-		if ((${#bars} != 6)); then
+		IFS='|'
+		# shellcheck disable=SC2206 # as above
+		f=($line)
+		n=${#f[@]}
+		# a last field left empty is no word of the splitting's
+		[[ ${line: -1} != '|' ]] || n=$((n + 1))
+		if ((n != 7)); then
 			printf 'bad line %d of the settings table: %s\n' "$nr" "$line" >&2
 			return 1
 		fi
-		# split by expansion: a here-string is a pipe too
-		name=${line%%|*} line=${line#*|}
-		scope=${line%%|*} line=${line#*|}
-		type=${line%%|*} line=${line#*|}
-		def=${line%%|*} line=${line#*|}
-		drivers=${line%%|*} line=${line#*|}
-		old=${line%%|*} what=${line#*|}
-		st_trim name scope type def drivers old what
+		IFS=$' \t'
+		set -- ${f[0]} && name=$*
+		set -- ${f[1]} && scope=$*
+		set -- ${f[2]} && type=$*
+		set -- ${f[3]} && def=$*
+		set -- ${f[4]} && drivers=$*
+		set -- ${f[5]} && old=$*
+		set -- ${f[6]:-} && what=$*
 		ST_NAMES+=("$name")
 		ST_SCOPE[$name]=$scope ST_TYPE[$name]=$type ST_DEFAULT[$name]=$def ST_WHAT[$name]=$what
 		ST_DRIVERS[$name]=''
@@ -99,16 +120,6 @@ st_load_registry() {
 		done
 		ST_DRIVERS[$name]+=' '
 		for w in $old; do ST_OLDOF[$w]=$name; done
-	done <"$table"
-}
-
-# st_trim NAME...: each variable NAME without its leading and trailing
-# blanks.
-st_trim() {
-	local -n st_trim_var
-	for st_trim_var; do
-		st_trim_var=${st_trim_var#"${st_trim_var%%[![:blank:]]*}"}
-		st_trim_var=${st_trim_var%"${st_trim_var##*[![:blank:]]}"}
 	done
 }
 
