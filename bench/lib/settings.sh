@@ -1265,8 +1265,10 @@ settings_recipe() {
 	printf '%s\n' "${st_view[$2]:-${ST_DEFAULT[$2]:-}}"
 }
 
-# settings_write_plan FILE: the plan, written whole or not at all.  Never
-# sourced by its readers: a value runs to the end of its line.
+# settings_write_plan FILE [new]: the plan, written whole or not at all.
+# Never sourced by its readers: a value runs to the end of its line.  With
+# "new", FILE is a name of the caller's own that nothing reads before this
+# returns (bench/plan/run's): written in place, no rename.
 settings_write_plan() {
 	local LC_ALL=C
 	local file=$1 tmp n dir=.
@@ -1274,15 +1276,16 @@ settings_write_plan() {
 	# named by this shell and a random number, made with noclobber (a name
 	# taken is a failure): mktemp would be a process on every command
 	tmp=$dir/.plan.$BASHPID.$SRANDOM
+	[[ ${2:-} != new ]] || tmp=$file
 	set -o noclobber
 	{
-		printf '# The plan of %s, made by bench/plan/resolve: KEY=VALUE a line, read\n' "$ST_DRIVER"
+		printf '# The plan of %s, by bench/lib/settings.sh: KEY=VALUE a line, read\n' "$ST_DRIVER"
 		printf '# by every stage (bench/lib/plan.sh), never sourced.  Where each came from:\n'
 		for n in "${ST_MINE[@]}"; do printf '#   %s: %s\n' "$n" "${ST_FROM[$n]}"; done
 		st_plan_lines
 	} >"$tmp"
 	set +o noclobber
-	mv "$tmp" "$file"
+	[[ $tmp == "$file" ]] || mv "$tmp" "$file"
 }
 
 # st_used VAR: the accelerator the settings came to (ACCEL_USED) into
