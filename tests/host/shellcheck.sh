@@ -2,8 +2,9 @@
 # Every shell script of the repository passes shellcheck: the tracked
 # *.sh, the runner, the guest's init, the resolver and make's way in, and
 # the guest tests; "ok - FILE" or "not ok - FILE" with shellcheck's findings
-# below it.  One shellcheck a file, the host's cores at once (a single
-# process over every file takes as long as one core needs for all).  A
+# below it.  One shellcheck a batch of files, four batches a core, the
+# host's cores at once (one process over every file would leave a core
+# idle; one a file starts a process and grows its heap every time).  A
 # pass is remembered in CACHE (check/shellcheck) under a key of the file's
 # bytes and its closure's (what it sources, followed), so that an edit
 # checks again the edited file and those that source it, not every file.
@@ -105,11 +106,47 @@ lint() {
 	fi
 }
 
+# lint_batch FILE KEY [FILE KEY]...: lint of each, by one shellcheck over
+# all of them (a process starts and grows its heap once, not a file each:
+# an eighth less CPU).  A file among its findings (lines "FILE:LINE:COL:
+# ..." of -f gcc, which names only the files given) is linted again alone,
+# for its findings as lint shows them; so is every file when shellcheck
+# could not check them all (exit status above 1).
+lint_batch() {
+	local -a names=() keys=()
+	local -A found=()
+	local out rc=0 i line
+	while (($# >= 2)); do names+=("$1") keys+=("$2"); shift 2; done
+	out=$SCRATCH/batch.$BASHPID
+	shellcheck -x -f gcc "${names[@]}" >"$out" 2>&1 || rc=$?
+	while IFS= read -r line; do found[${line%%:*}]=1; done <"$out"
+	for i in "${!names[@]}"; do
+		if ((rc > 1)) || [[ -n ${found[${names[i]}]:-} ]]; then
+			lint "${names[i]}" "${keys[i]}"
+		else
+			: >"$DONE/${keys[i]}"
+		fi
+	done
+}
+
+# batches BATCHES FILE KEY...: the pairs dealt to BATCHES batches in turn
+# (files of like size spread, so that no core is left with the largest),
+# each batch its FILE and KEY lines, NUL-terminated, for xargs.
+batches() {
+	local n=$1 i
+	shift
+	local -a batch=()
+	for ((i = 0; i < $# / 2; i++)); do
+		batch[i % n]+=$'\n'"${*:2*i+1:1}"$'\n'"${*:2*i+2:1}"
+	done
+	for i in "${!batch[@]}"; do printf '%s\0' "${batch[i]#$'\n'}"; done
+}
+
 main() {
 	local -a files sums todo
 	local -A known=() closure=()
 	declare -gA CLOSURE_HASH=()
-	local f out note i key members
+	local f out note i key members cores
 	mapfile -t files < <(shell_scripts)
 	check "there are shell scripts to check (${#files[@]})" test "${#files[@]}" -gt 50
 	DONE=${CACHE:-$REPO_DIR/.cache}/check/shellcheck
@@ -140,11 +177,13 @@ main() {
 	# lint runs in the checkout: the paths it writes to, absolute
 	[[ $DONE == /* ]] || DONE=$PWD/$DONE
 	[[ $SCRATCH == /* ]] || SCRATCH=$PWD/$SCRATCH
-	export -f lint
+	export -f lint lint_batch
 	export REPO_DIR SCRATCH DONE
+	# four batches a core: fewer would leave a core idle at the end
+	host_cores cores
 	# shellcheck disable=SC2016 # expanded by the bash xargs runs
-	((${#todo[@]} == 0)) || printf '%s\0' "${todo[@]}" |
-		(cd "$REPO_DIR" && xargs -0 -n 2 -P "$(nproc)" bash -c 'lint "$1" "$2"' lint)
+	((${#todo[@]} == 0)) || batches $((cores * 4)) "${todo[@]}" |
+		(cd "$REPO_DIR" && xargs -0 -n 1 -P "$cores" bash -c 'mapfile -t pairs <<<"$1" && lint_batch "${pairs[@]}"' lint)
 	for f in "${files[@]}"; do
 		out=$SCRATCH/${f//\//_}
 		note=''
