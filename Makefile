@@ -25,8 +25,9 @@
 # settings, their defaults and checks: bench/plan/settings.table,
 # docs/settings.md; `bench/plan/resolve --settings DRIVER` shows them.
 RUN := bench/plan/run
-# The whole job's clock (progress lines) and the command recorded in meta.json.
-export BENCH_T0 := $(shell date +%s)
+# The command recorded in meta.json.  The whole job's clock (BENCH_T0) is
+# started by bench/plan/run, which every target that does work runs first:
+# not a date process each time make reads this file.
 export BENCH_COMMAND := $(strip make $(MAKEOVERRIDES) $(MAKECMDGOALS))
 
 .PHONY: all quick help deps kernels patches-check image shell check test bench perf \
