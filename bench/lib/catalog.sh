@@ -62,7 +62,15 @@ catalog_file() {
 # Kernel configs: bench/kernel/configs/NAME.config, common.config being the base
 # of all of them.
 catalog_configs() {
-	catalog_names "$(catalog_path configs)" .config | grep -vx common
+	local dir f
+	catalog_dir dir configs
+	# (a loop, not catalog_names | grep: this runs on most commands)
+	for f in "$dir"/*.config; do
+		f=${f##*/}
+		f=${f%.config}
+		[[ ! -f $dir/$f.config || $f == common ]] || printf '%s\n' "$f"
+	done
+	return 0
 }
 
 catalog_is_config() {
