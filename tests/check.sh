@@ -6,8 +6,9 @@
 # No list to keep: a new file there is a new check.  Each test runs
 # standalone (bash FILE, in the checkout, CACHE exported), CHECK_JOBS at
 # once (default: the host's cores), the longest first as the last run on
-# this CACHE timed them; each one's output is kept in a file of its own
-# and the results are printed in the tests' order, as TAP:
+# this CACHE timed them (else tests/check.times); each one's output is
+# kept in a file of its own and the results are printed in the tests'
+# order, as TAP:
 #
 #   1..N
 #   ok 1 - DESCRIPTION (12 s, 20 s CPU)
@@ -142,13 +143,18 @@ print_ready() {
 }
 
 # start_order: the tests' indices, the longest first by the times of the
-# last run on this CACHE (tests it did not time first of all, in order).
+# last run on this CACHE, else by tests/check.times (a fresh clone's
+# first run: in the files' order the longest, shellcheck, would start late
+# and end last); tests timed by neither first of all.
 start_order() {
 	local i
-	for ((i = 0; i < ${#FILES[@]}; i++)); do
-		printf '%s %s\n' "$(awk -v n="${NAMES[i]}" '$1 == n { t = $2 } END { print t == "" ? 1e12 : t }' \
-			"$TIMES" 2>/dev/null || echo 1e12)" "$i"
-	done | sort -s -k1,1gr | cut -d' ' -f2
+	for ((i = 0; i < ${#FILES[@]}; i++)); do printf '%s %s\n' "${NAMES[i]}" "$i"; done |
+		awk -v seed="$TESTS_DIR/check.times" -v times="$TIMES" 'BEGIN {
+				while ((getline l < seed) > 0) if (split(l, w, " ") == 2) t[w[1]] = w[2]
+				while ((getline l < times) > 0) if (split(l, w, " ") == 2) t[w[1]] = w[2]
+			}
+			{ print ($1 in t ? t[$1] : 1e12), $2 }' |
+		sort -s -k1,1gr | cut -d' ' -f2
 }
 
 # run_all: every test, CHECK_JOBS at once, printed as they end in order.
