@@ -35,24 +35,27 @@ REPO_DIR=$(cd "$TESTS_DIR/.." && pwd)
 # shellcheck source=tests/lib/host.sh
 . "$TESTS_DIR/lib/host.sh"
 
-# describe FILE: the test's DESCRIPTION, empty when it declares none.
-describe() {
-	(
-		DESCRIPTION=''
-		eval "$(_host_declarations "$1")"
-		printf '%s\n' "$DESCRIPTION"
+# declarations WITH_REQUIRES: DESCS and SKIPS, each of FILES' DESCRIPTION
+# (empty when it declares none) and, with WITH_REQUIRES=1, what its
+# requires() finds missing (empty: none); one subshell for every file,
+# where two a file were a second of every make check's start.
+declarations() {
+	local -a decl
+	local i
+	mapfile -d '' -t decl < <(
+		for f in "${FILES[@]}"; do
+			DESCRIPTION='' SKIP_REASONS=''
+			requires() { :; }
+			eval "$(_host_declarations "$f")"
+			[[ $1 == 0 || -z $DESCRIPTION ]] || requires
+			printf '%s\0%s\0' "$DESCRIPTION" "$SKIP_REASONS"
+		done
 	)
-}
-
-# skip_reasons FILE: what FILE's requires() finds missing (empty: none).
-skip_reasons() {
-	(
-		SKIP_REASONS=''
-		requires() { :; }
-		eval "$(_host_declarations "$1")"
-		requires
-		printf '%s\n' "$SKIP_REASONS"
-	)
+	DESCS=() SKIPS=()
+	for i in "${!FILES[@]}"; do
+		DESCS+=("${decl[2 * i]:-}")
+		SKIPS+=("${decl[2 * i + 1]:-}")
+	done
 }
 
 # test_files [TEST...]: FILES, the tests' files: tests/host/*.sh in
@@ -75,12 +78,6 @@ test_files() {
 			exit "$STATUS_BAD_INPUT"
 		fi
 	done
-}
-
-# name_of FILE: the test's name, its file name without .sh.
-name_of() {
-	local n=${1##*/}
-	printf '%s\n' "${n%.sh}"
 }
 
 # run_one I: test I run standalone (in a shell of its own, whose
@@ -190,17 +187,18 @@ save_times() {
 }
 
 main() {
-	local list=0 f i t0 reasons
+	local list=0 f i t0
 	help_answer "$0" "$@"
 	[[ ${1:-} != -l ]] || { list=1; shift; }
 	[[ ${1:-} != -* ]] || help_usage "$0"
 	test_files "$@"
-	NAMES=() DESCS=() SKIPS=()
+	NAMES=()
 	for f in "${FILES[@]}"; do
-		NAMES+=("$(name_of "$f")")
-		DESCS+=("$(describe "$f")")
+		f=${f##*/}
+		NAMES+=("${f%.sh}")
 	done
 	if [[ $list == 1 ]]; then
+		declarations 0
 		for i in "${!FILES[@]}"; do printf '%s\t%s\n' "${NAMES[i]}" "${DESCS[i]}"; done
 		return 0
 	fi
@@ -208,11 +206,7 @@ main() {
 	CHECK_JOBS=${CHECK_JOBS:-$(nproc)}
 	[[ $CHECK_JOBS =~ ^[1-9][0-9]*$ ]] ||
 		{ echo "check: CHECK_JOBS='$CHECK_JOBS': want a whole number from 1" >&2; exit "$STATUS_BAD_INPUT"; }
-	for i in "${!FILES[@]}"; do
-		reasons=''
-		[[ -z ${DESCS[i]} ]] || reasons=$(skip_reasons "${FILES[i]}")
-		SKIPS+=("$reasons")
-	done
+	declarations 1
 	mkdir -p "$CACHE/check/logs"
 	KEEP=$CACHE/check/logs
 	TIMES=$CACHE/check/times
