@@ -63,8 +63,9 @@ st_driver_known() {
 # st_load_registry: the table into ST_NAMES and the ST_ arrays by name.
 # A field is its words: blanks around and between them count as one
 # space.  Split by the shell's own word splitting, which is linear (the
-# patterns that trimmed each field were half of a resolver run), into the
-# positional parameters (an array assignment costs more than set).
+# patterns that trimmed each field were half of what a resolver run did
+# once it matched bytes), into the positional parameters (an array
+# assignment costs more than set).
 # shellcheck disable=SC2086 # split on purpose, with globbing off
 st_load_registry() {
 	local - IFS
