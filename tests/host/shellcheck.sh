@@ -108,18 +108,21 @@ lint() {
 
 # lint_batch FILE KEY [FILE KEY]...: lint of each, by one shellcheck over
 # all of them (a process starts and grows its heap once, not a file each:
-# an eighth less CPU).  A file among its findings (lines "FILE:LINE:COL:
+# a fifth less CPU).  A file among its findings (lines "FILE:LINE:COL:
 # ..." of -f gcc, which names only the files given) is linted again alone,
 # for its findings as lint shows them; so is every file when shellcheck
-# could not check them all (exit status above 1).
+# could not check them all (exit status above 1), or failed naming none.
 lint_batch() {
 	local -a names=() keys=()
 	local -A found=()
-	local out rc=0 i line
+	local out rc=0 i line named=0
 	while (($# >= 2)); do names+=("$1") keys+=("$2"); shift 2; done
 	out=$SCRATCH/batch.$BASHPID
 	shellcheck -x -f gcc "${names[@]}" >"$out" 2>&1 || rc=$?
 	while IFS= read -r line; do found[${line%%:*}]=1; done <"$out"
+	for i in "${!names[@]}"; do [[ -z ${found[${names[i]}]:-} ]] || named=1; done
+	# a failure that names none of the files: each checked alone
+	((rc == 0 || named == 1)) || rc=2
 	for i in "${!names[@]}"; do
 		if ((rc > 1)) || [[ -n ${found[${names[i]}]:-} ]]; then
 			lint "${names[i]}" "${keys[i]}"
