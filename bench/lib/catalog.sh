@@ -41,11 +41,16 @@ catalog_path() {
 	printf '%s\n' "$p"
 }
 
-# catalog_names DIR SUFFIX: the files DIR/*SUFFIX, by name.
+# catalog_names DIR SUFFIX [EXCEPT...]: the files DIR/*SUFFIX, by name,
+# but the names EXCEPT.
 catalog_names() {
-	local f
-	for f in "$1"/*"$2"; do
-		[[ ! -f $f ]] || { f=${f##*/} && printf '%s\n' "${f%"$2"}"; }
+	local dir=$1 suffix=$2 f
+	shift 2
+	for f in "$dir"/*"$suffix"; do
+		[[ -f $f ]] || continue
+		f=${f##*/}
+		f=${f%"$suffix"}
+		[[ " $* " == *" $f "* ]] || printf '%s\n' "$f"
 	done
 	return 0
 }
@@ -62,15 +67,10 @@ catalog_file() {
 # Kernel configs: bench/kernel/configs/NAME.config, common.config being the base
 # of all of them.
 catalog_configs() {
-	local dir f
+	local dir
 	catalog_dir dir configs
-	# (a loop, not catalog_names | grep: this runs on most commands)
-	for f in "$dir"/*.config; do
-		f=${f##*/}
-		f=${f%.config}
-		[[ ! -f $dir/$f.config || $f == common ]] || printf '%s\n' "$f"
-	done
-	return 0
+	# common left out by catalog_names, not a grep: this runs on most commands
+	catalog_names "$dir" .config common
 }
 
 catalog_is_config() {
